@@ -1,0 +1,1 @@
+//! Benchmarks of the signorini solvers and drivers for peer comparisons (see `benches/`).

@@ -1,0 +1,1 @@
+//! Impact laws and multi-contact impact problems (filled by issue 5).

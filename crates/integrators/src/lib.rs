@@ -1,0 +1,1 @@
+//! Smooth integrators, nonsmooth time stepping and the event-driven scheme (filled by issue 5).

@@ -1,0 +1,39 @@
+//! signorini-lcp: linear complementarity problems LCP(M, q), one merit, one status enum with
+//! certificates, one solver trait, and every algorithm selectable by name.
+//!
+//! # The problem
+//!
+//! Find $z, w \in \mathbb{R}^n$ with $w = Mz + q$, $z \ge 0$, $w \ge 0$, $z^\top w = 0$
+//! (Cottle, Pang, Stone 1992). For symmetric $M$ it is the KKT system of
+//! $\min \tfrac12 z^\top M z + q^\top z$ subject to $z \ge 0$.
+//!
+//! # Usage
+//!
+//! ```
+//! use signorini_lcp::{Lcp, SolveOptions, Registry, Status};
+//! let lcp = Lcp::from_dense_rows(&[vec![2.0, 1.0], vec![1.0, 2.0]], vec![-3.0, -3.0]).unwrap();
+//! # if Registry::builtin().names().contains(&"lemke") {
+//! let solver = Registry::builtin().build("lemke").unwrap();
+//! let sol = solver.solve(&lcp, &SolveOptions::default(), None).unwrap();
+//! assert_eq!(sol.status, Status::Solved);
+//! assert!((sol.z[0] - 1.0).abs() < 1e-12);
+//! # }
+//! ```
+//!
+//! Every [`Solution`] carries the residual `||min(z, w)||_2 / ||q||_2` recomputed from z by the
+//! driver ([`solver::run_solver`]), never copied from a solver's loop.
+
+pub mod algorithms;
+pub mod merit;
+pub mod problem;
+pub mod registry;
+pub mod solver;
+pub mod status;
+
+pub use merit::{evaluate, Merit};
+pub use problem::{Lcp, Matrix, ProblemError};
+pub use registry::{solver_from_spec, ParamDoc, Registry, SolverParams, SpecError};
+pub use solver::{
+    run_solver, HistoryEntry, LcpSolver, Outcome, Solution, SolveContext, SolveError, SolveOptions,
+};
+pub use status::{verify_farkas, Certificate, FarkasError, Status};

@@ -1,0 +1,364 @@
+//! The linear complementarity problem LCP(M, q): validated data, dense or sparse M.
+//!
+//! Find z, w in R^n with w = Mz + q, z >= 0, w >= 0 and z'w = 0 (Cottle, Pang, Stone 1992,
+//! *The Linear Complementarity Problem*, §1.1).
+
+use faer::sparse::{SparseRowMat, Triplet};
+use faer::Mat;
+
+/// Why an [`Lcp`] could not be built. Indices are zero-based.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum ProblemError {
+    /// M is not square.
+    #[error("M is {rows}x{cols}, it must be square")]
+    NotSquare {
+        /// Number of rows of M.
+        rows: usize,
+        /// Number of columns of M.
+        cols: usize,
+    },
+    /// q does not have the size of M.
+    #[error("q has {q_len} entries but M is {n}x{n}")]
+    SizeMismatch {
+        /// Size of M.
+        n: usize,
+        /// Length of q.
+        q_len: usize,
+    },
+    /// A dense row does not have n entries.
+    #[error("row {row} of M has {len} entries, expected {n}")]
+    RaggedRow {
+        /// Row index.
+        row: usize,
+        /// Its length.
+        len: usize,
+        /// Expected length.
+        n: usize,
+    },
+    /// An entry of M is NaN or infinite.
+    #[error("M[{row}][{col}] = {value} is not finite")]
+    NonFiniteMatrix {
+        /// Row index.
+        row: usize,
+        /// Column index.
+        col: usize,
+        /// The offending value.
+        value: f64,
+    },
+    /// An entry of q is NaN or infinite.
+    #[error("q[{index}] = {value} is not finite")]
+    NonFiniteQ {
+        /// Index into q.
+        index: usize,
+        /// The offending value.
+        value: f64,
+    },
+    /// A coordinate entry lies outside the matrix.
+    #[error("coordinate entry {entry} at ({row}, {col}) is outside the {n}x{n} matrix")]
+    IndexOutOfRange {
+        /// Position of the entry in the coordinate list.
+        entry: usize,
+        /// Its row.
+        row: usize,
+        /// Its column.
+        col: usize,
+        /// Size of M.
+        n: usize,
+    },
+    /// Coordinate arrays of different lengths.
+    #[error("coordinate arrays differ in length: row {rows}, col {cols}, val {vals}")]
+    CooLengths {
+        /// Length of the row array.
+        rows: usize,
+        /// Length of the column array.
+        cols: usize,
+        /// Length of the value array.
+        vals: usize,
+    },
+    /// faer refused the sparse structure.
+    #[error("sparse matrix construction failed: {0}")]
+    Sparse(String),
+}
+
+/// The matrix M of an LCP, dense (faer) or sparse in compressed rows (faer CSR).
+#[derive(Debug, Clone)]
+pub enum Matrix {
+    /// Dense storage (column-major, faer).
+    Dense(Mat<f64>),
+    /// Sparse compressed-row storage (faer), no explicit duplicates.
+    Sparse(SparseRowMat<usize, f64>),
+}
+
+impl Matrix {
+    /// Number of rows (= columns, once validated).
+    pub fn nrows(&self) -> usize {
+        match self {
+            Matrix::Dense(m) => m.nrows(),
+            Matrix::Sparse(m) => m.nrows(),
+        }
+    }
+
+    /// Number of columns.
+    pub fn ncols(&self) -> usize {
+        match self {
+            Matrix::Dense(m) => m.ncols(),
+            Matrix::Sparse(m) => m.ncols(),
+        }
+    }
+}
+
+/// A validated LCP(M, q): M square, q of matching size, every entry finite.
+#[derive(Debug, Clone)]
+pub struct Lcp {
+    m: Matrix,
+    q: Vec<f64>,
+    /// Optional name (file stem, registry id).
+    pub name: Option<String>,
+    /// Optional provenance (citation, origin file).
+    pub source: Option<String>,
+}
+
+impl Lcp {
+    /// Validates M and q and builds the problem. n = 0 is valid.
+    pub fn new(m: Matrix, q: Vec<f64>) -> Result<Self, ProblemError> {
+        let (rows, cols) = (m.nrows(), m.ncols());
+        if rows != cols {
+            return Err(ProblemError::NotSquare { rows, cols });
+        }
+        if q.len() != rows {
+            return Err(ProblemError::SizeMismatch { n: rows, q_len: q.len() });
+        }
+        if let Some((index, &value)) = q.iter().enumerate().find(|(_, v)| !v.is_finite()) {
+            return Err(ProblemError::NonFiniteQ { index, value });
+        }
+        match &m {
+            Matrix::Dense(d) => {
+                for j in 0..cols {
+                    for i in 0..rows {
+                        let value = d[(i, j)];
+                        if !value.is_finite() {
+                            return Err(ProblemError::NonFiniteMatrix { row: i, col: j, value });
+                        }
+                    }
+                }
+            }
+            Matrix::Sparse(s) => {
+                for i in 0..rows {
+                    let cols_i = s.col_idx_of_row_raw(i);
+                    for (&j, &value) in cols_i.iter().zip(s.val_of_row(i)) {
+                        if !value.is_finite() {
+                            return Err(ProblemError::NonFiniteMatrix { row: i, col: j, value });
+                        }
+                    }
+                }
+            }
+        }
+        Ok(Self { m, q, name: None, source: None })
+    }
+
+    /// Dense problem from rows of M (rows are rows).
+    pub fn from_dense_rows(rows: &[Vec<f64>], q: Vec<f64>) -> Result<Self, ProblemError> {
+        let n = rows.len();
+        if let Some((row, r)) = rows.iter().enumerate().find(|(_, r)| r.len() != n) {
+            if r.len() != n && n > 0 {
+                return Err(ProblemError::RaggedRow { row, len: r.len(), n });
+            }
+        }
+        let m = Mat::from_fn(n, n, |i, j| rows[i][j]);
+        Self::new(Matrix::Dense(m), q)
+    }
+
+    /// Dense problem from an owned faer matrix.
+    pub fn from_dense(m: Mat<f64>, q: Vec<f64>) -> Result<Self, ProblemError> {
+        Self::new(Matrix::Dense(m), q)
+    }
+
+    /// Sparse problem from coordinates (duplicates are summed).
+    pub fn from_coo(
+        n: usize,
+        row: &[usize],
+        col: &[usize],
+        val: &[f64],
+        q: Vec<f64>,
+    ) -> Result<Self, ProblemError> {
+        if row.len() != col.len() || row.len() != val.len() {
+            return Err(ProblemError::CooLengths {
+                rows: row.len(),
+                cols: col.len(),
+                vals: val.len(),
+            });
+        }
+        let mut triplets = Vec::with_capacity(row.len());
+        for (entry, ((&r, &c), &v)) in row.iter().zip(col).zip(val).enumerate() {
+            if r >= n || c >= n {
+                return Err(ProblemError::IndexOutOfRange { entry, row: r, col: c, n });
+            }
+            if !v.is_finite() {
+                return Err(ProblemError::NonFiniteMatrix { row: r, col: c, value: v });
+            }
+            triplets.push(Triplet::new(r, c, v));
+        }
+        let m = SparseRowMat::<usize, f64>::try_new_from_triplets(n, n, &triplets)
+            .map_err(|e| ProblemError::Sparse(format!("{e:?}")))?;
+        Self::new(Matrix::Sparse(m), q)
+    }
+
+    /// Sets the name (builder style).
+    pub fn with_name(mut self, name: impl Into<String>) -> Self {
+        self.name = Some(name.into());
+        self
+    }
+
+    /// Sets the provenance (builder style).
+    pub fn with_source(mut self, source: impl Into<String>) -> Self {
+        self.source = Some(source.into());
+        self
+    }
+
+    /// Size n.
+    pub fn n(&self) -> usize {
+        self.q.len()
+    }
+
+    /// The vector q.
+    pub fn q(&self) -> &[f64] {
+        &self.q
+    }
+
+    /// The matrix M.
+    pub fn matrix(&self) -> &Matrix {
+        &self.m
+    }
+
+    /// True when M is stored sparse.
+    pub fn is_sparse(&self) -> bool {
+        matches!(self.m, Matrix::Sparse(_))
+    }
+
+    /// Number of stored nonzeros (dense: entries that are not exactly zero).
+    pub fn nnz(&self) -> usize {
+        match &self.m {
+            Matrix::Dense(d) => {
+                let mut count = 0;
+                for j in 0..d.ncols() {
+                    count += d.col(j).iter().filter(|v| **v != 0.0).count();
+                }
+                count
+            }
+            Matrix::Sparse(s) => s.compute_nnz(),
+        }
+    }
+
+    /// Entry M[i][j].
+    pub fn get(&self, i: usize, j: usize) -> f64 {
+        match &self.m {
+            Matrix::Dense(d) => d[(i, j)],
+            Matrix::Sparse(s) => {
+                let cols = s.col_idx_of_row_raw(i);
+                match cols.binary_search(&j) {
+                    Ok(k) => s.val_of_row(i)[k],
+                    Err(_) => 0.0,
+                }
+            }
+        }
+    }
+
+    /// Diagonal of M.
+    pub fn diag(&self) -> Vec<f64> {
+        (0..self.n()).map(|i| self.get(i, i)).collect()
+    }
+
+    /// y = M x.
+    pub fn mul_vec(&self, x: &[f64], y: &mut [f64]) {
+        debug_assert_eq!(x.len(), self.n());
+        debug_assert_eq!(y.len(), self.n());
+        match &self.m {
+            Matrix::Dense(d) => {
+                y.iter_mut().for_each(|v| *v = 0.0);
+                for (j, &xj) in x.iter().enumerate() {
+                    if xj != 0.0 {
+                        for (yi, &mij) in y.iter_mut().zip(d.col(j).iter()) {
+                            *yi += mij * xj;
+                        }
+                    }
+                }
+            }
+            Matrix::Sparse(s) => {
+                for (i, yi) in y.iter_mut().enumerate() {
+                    let cols = s.col_idx_of_row_raw(i);
+                    *yi = cols.iter().zip(s.val_of_row(i)).map(|(&j, &v)| v * x[j]).sum();
+                }
+            }
+        }
+    }
+
+    /// y = M' x.
+    pub fn mul_vec_transpose(&self, x: &[f64], y: &mut [f64]) {
+        debug_assert_eq!(x.len(), self.n());
+        debug_assert_eq!(y.len(), self.n());
+        match &self.m {
+            Matrix::Dense(d) => {
+                for (j, yj) in y.iter_mut().enumerate() {
+                    *yj = d.col(j).iter().zip(x).map(|(a, b)| a * b).sum();
+                }
+            }
+            Matrix::Sparse(s) => {
+                y.iter_mut().for_each(|v| *v = 0.0);
+                for (i, &xi) in x.iter().enumerate() {
+                    let cols = s.col_idx_of_row_raw(i);
+                    for (&j, &v) in cols.iter().zip(s.val_of_row(i)) {
+                        y[j] += v * xi;
+                    }
+                }
+            }
+        }
+    }
+
+    /// w = M z + q (allocating).
+    pub fn w_of(&self, z: &[f64]) -> Vec<f64> {
+        let mut w = vec![0.0; self.n()];
+        self.mul_vec(z, &mut w);
+        for (wi, qi) in w.iter_mut().zip(&self.q) {
+            *wi += qi;
+        }
+        w
+    }
+
+    /// M as a dense faer matrix (copies; for small problems and pivoting methods).
+    pub fn to_dense(&self) -> Mat<f64> {
+        match &self.m {
+            Matrix::Dense(d) => d.clone(),
+            Matrix::Sparse(s) => s.to_dense(),
+        }
+    }
+
+    /// M as compressed rows (copies a dense M, dropping exact zeros).
+    pub fn to_sparse(&self) -> SparseRowMat<usize, f64> {
+        match &self.m {
+            Matrix::Sparse(s) => s.clone(),
+            Matrix::Dense(d) => {
+                let n = d.nrows();
+                let mut triplets = Vec::new();
+                for i in 0..n {
+                    for j in 0..n {
+                        let v = d[(i, j)];
+                        if v != 0.0 {
+                            triplets.push(Triplet::new(i, j, v));
+                        }
+                    }
+                }
+                // Indices are in range and unique by construction.
+                match SparseRowMat::try_new_from_triplets(n, n, &triplets) {
+                    Ok(s) => s,
+                    Err(_) => unreachable!("triplets built from a dense matrix are valid"),
+                }
+            }
+        }
+    }
+
+    /// Dense rows of M (for writers and small diagnostics).
+    pub fn dense_rows(&self) -> Vec<Vec<f64>> {
+        let n = self.n();
+        (0..n).map(|i| (0..n).map(|j| self.get(i, j)).collect()).collect()
+    }
+}

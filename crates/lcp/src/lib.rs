@@ -1,3 +1,4 @@
+#![cfg_attr(not(test), warn(clippy::unwrap_used, clippy::expect_used))]
 //! signorini-lcp: linear complementarity problems LCP(M, q), one merit, one status enum with
 //! certificates, one solver trait, and every algorithm selectable by name.
 //!
@@ -24,6 +25,7 @@
 //! driver ([`solver::run_solver`]), never copied from a solver's loop.
 
 pub mod algorithms;
+pub mod generate;
 pub mod merit;
 pub mod problem;
 pub mod registry;

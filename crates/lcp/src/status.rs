@@ -140,7 +140,7 @@ pub fn verify_farkas(lcp: &Lcp, y: &[f64], rel_tol: f64) -> Result<(), FarkasErr
     }
     let qty: f64 = lcp.q().iter().zip(y).map(|(a, b)| a * b).sum();
     let qscale = norm2(lcp.q()) * ynorm;
-    if !(qty < -rel_tol * qscale) || qscale == 0.0 {
+    if qty.is_nan() || qty >= -rel_tol * qscale || qscale == 0.0 {
         return Err(FarkasError::NonNegativeQty { value: qty });
     }
     Ok(())

@@ -208,7 +208,7 @@ pub fn delassus_like_with_solution(
             let nb = b + r.gen_range(1..=3usize);
             let angle: f64 = r.gen_range(0.0..std::f64::consts::TAU);
             let (nx, ny) = (angle.cos(), angle.sin());
-            let mut arm = |rad: f64, rr: &mut ChaCha8Rng| {
+            let arm = |rad: f64, rr: &mut ChaCha8Rng| {
                 let a: f64 = rr.gen_range(0.0..std::f64::consts::TAU);
                 let l = rad * rr.gen_range(0.0..=1.0);
                 (l * a.cos(), l * a.sin())
@@ -282,16 +282,40 @@ pub fn delassus_like_with_solution(
 /// Gravity used by [`box_stack`], m/s^2.
 pub const GRAVITY: f64 = 9.81;
 
-/// Mass of box i (0 = bottom) in [`box_stack`]: mass_ratio^(i / (n - 1)), a geometric
-/// progression from 1 kg at the bottom to `mass_ratio` kg at the top (heavy on light, the hard
-/// case for projected Gauss–Seidel). A ratio below 1, NaN or infinite is treated as 1.
-pub fn box_stack_mass(i: usize, n_boxes: usize, mass_ratio: f64) -> f64 {
+/// How the masses of a [`box_stack_with`] stack vary with height.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum MassProfile {
+    /// Light (1 kg) and heavy (`mass_ratio` kg) boxes alternate, the bottom box light: every
+    /// light box sits between heavy neighbours (or the ground and a heavy box), which couples its
+    /// two contacts with correlation mass_ratio / (1 + mass_ratio), the hard case for projected
+    /// Gauss–Seidel (its rate tends to 1 as the ratio grows).
+    Alternating,
+    /// Box i (0 = bottom) weighs mass_ratio^(i / (n - 1)) kg: a geometric progression from 1 kg
+    /// at the bottom to `mass_ratio` kg at the top (heavy on light).
+    Geometric,
+}
+
+/// Mass of box i (0 = bottom) of a stack of `n_boxes` with the given profile. A ratio below 1,
+/// NaN or infinite is treated as 1.
+pub fn box_stack_mass(i: usize, n_boxes: usize, mass_ratio: f64, profile: MassProfile) -> f64 {
     let ratio = if mass_ratio.is_finite() && mass_ratio > 1.0 { mass_ratio } else { 1.0 };
-    if n_boxes <= 1 {
-        1.0
-    } else {
-        ratio.powf(i as f64 / (n_boxes - 1) as f64)
+    match profile {
+        MassProfile::Alternating => {
+            if i % 2 == 0 {
+                1.0
+            } else {
+                ratio
+            }
+        }
+        MassProfile::Geometric if n_boxes <= 1 => 1.0,
+        MassProfile::Geometric => ratio.powf(i as f64 / (n_boxes - 1) as f64),
     }
+}
+
+/// [`box_stack_with`] with alternating light and heavy boxes ([`MassProfile::Alternating`]),
+/// the profile of the PGS-rate-versus-mass-ratio study.
+pub fn box_stack(n_boxes: usize, mass_ratio: f64) -> Lcp {
+    box_stack_with(n_boxes, mass_ratio, MassProfile::Alternating)
 }
 
 /// Acceleration-level LCP of a vertical stack of `n_boxes` boxes resting on the ground under
@@ -302,9 +326,10 @@ pub fn box_stack_mass(i: usize, n_boxes: usize, mass_ratio: f64) -> f64 {
 /// (W_kk = 1/m_k + 1/m_(k-1), W_00 = 1/m_0, W_(k,k+1) = -1/m_k), and b = J M^-1 f with f_i = -m_i g
 /// is (-g, 0, ..., 0). The solution is N_k = g sum_(i >= k) m_i (each contact carries the weight
 /// above it) with zero normal acceleration: see [`box_stack_reactions`].
-pub fn box_stack(n_boxes: usize, mass_ratio: f64) -> Lcp {
+pub fn box_stack_with(n_boxes: usize, mass_ratio: f64, profile: MassProfile) -> Lcp {
     let n = n_boxes;
-    let inv_m: Vec<f64> = (0..n).map(|i| 1.0 / box_stack_mass(i, n, mass_ratio)).collect();
+    let inv_m: Vec<f64> =
+        (0..n).map(|i| 1.0 / box_stack_mass(i, n, mass_ratio, profile)).collect();
     let mut rows = Vec::with_capacity(3 * n);
     let mut cols = Vec::with_capacity(3 * n);
     let mut vals = Vec::with_capacity(3 * n);
@@ -325,18 +350,18 @@ pub fn box_stack(n_boxes: usize, mass_ratio: f64) -> Lcp {
     }
     match Lcp::from_coo(n, &rows, &cols, &vals, q) {
         Ok(l) => l
-            .with_name(format!("box_stack_n{n}_r{mass_ratio}"))
-            .with_source("signorini::generate::box_stack (geometric masses, heavy on top)"),
+            .with_name(format!("box_stack_{profile:?}_n{n}_r{mass_ratio}").to_lowercase())
+            .with_source("signorini::generate::box_stack_with"),
         Err(e) => unreachable!("box stack coordinates are valid: {e}"),
     }
 }
 
-/// The exact reactions of [`box_stack`]: N_k = g sum_(i >= k) m_i.
-pub fn box_stack_reactions(n_boxes: usize, mass_ratio: f64) -> Vec<f64> {
+/// The exact reactions of [`box_stack_with`]: N_k = g sum_(i >= k) m_i.
+pub fn box_stack_reactions(n_boxes: usize, mass_ratio: f64, profile: MassProfile) -> Vec<f64> {
     let mut n_k = vec![0.0; n_boxes];
     let mut above = 0.0;
     for k in (0..n_boxes).rev() {
-        above += box_stack_mass(k, n_boxes, mass_ratio);
+        above += box_stack_mass(k, n_boxes, mass_ratio, profile);
         n_k[k] = GRAVITY * above;
     }
     n_k
@@ -401,15 +426,20 @@ mod tests {
     #[test]
     fn box_stack_reactions_carry_the_weight_above() {
         let n = 6;
-        let lcp = box_stack(n, 1000.0);
-        let z = box_stack_reactions(n, 1000.0);
-        let (w, merit) = crate::evaluate(&lcp, &z);
-        assert!(merit.residual < 1e-13);
-        let wmax = w.iter().fold(0.0f64, |a, b| a.max(b.abs()));
-        assert!(wmax < 1e-12 * GRAVITY * 1000.0);
-        assert!((box_stack_mass(n - 1, n, 1000.0) / box_stack_mass(0, n, 1000.0) - 1000.0).abs() < 1e-9);
-        // The bottom contact carries the whole stack.
-        let total: f64 = (0..n).map(|i| box_stack_mass(i, n, 1000.0)).sum();
-        assert!((z[0] - GRAVITY * total).abs() < 1e-12 * z[0]);
+        for profile in [MassProfile::Alternating, MassProfile::Geometric] {
+            let lcp = box_stack_with(n, 1000.0, profile);
+            let z = box_stack_reactions(n, 1000.0, profile);
+            let (w, merit) = crate::evaluate(&lcp, &z);
+            // Round-off of W z with |z| ~ g * 3000 against ||q|| = g.
+            assert!(merit.residual < 1e-10, "{profile:?}: {}", merit.residual);
+            let wmax = w.iter().fold(0.0f64, |a, b| a.max(b.abs()));
+            assert!(wmax < 1e-12 * GRAVITY * 1000.0);
+            let masses: Vec<f64> = (0..n).map(|i| box_stack_mass(i, n, 1000.0, profile)).collect();
+            let (lo, hi) = masses.iter().fold((f64::MAX, 0.0f64), |(a, b), &m| (a.min(m), b.max(m)));
+            assert!((hi / lo - 1000.0).abs() < 1e-9, "{profile:?}");
+            // The bottom contact carries the whole stack.
+            let total: f64 = masses.iter().sum();
+            assert!((z[0] - GRAVITY * total).abs() < 1e-12 * z[0]);
+        }
     }
 }

@@ -178,7 +178,7 @@ fn lipschitz_estimate(lcp: &Lcp, ctx: &mut SolveContext<'_>, iters: usize) -> f6
     let mut est = 0.0;
     for _ in 0..iters {
         let nv = norm2(&v);
-        if !(nv > 0.0) {
+        if nv.is_nan() || nv <= 0.0 {
             break;
         }
         v.iter_mut().for_each(|x| *x /= nv);
@@ -253,7 +253,7 @@ impl Apgd {
         ctx.mul_vec(lcp, &x, &mut mx);
         let mut l = p.lipschitz_safety * lipschitz_estimate(lcp, ctx, p.power_iters);
         let diag_max = lcp.diag().iter().fold(0.0f64, |a, &b| a.max(b.abs()));
-        if !(l > 0.0) {
+        if l.is_nan() || l <= 0.0 {
             l = diag_max.max(1.0);
         }
         let mut y = x.clone();

@@ -101,8 +101,13 @@ impl SmallLcp<'_> {
     /// when M_SS is singular.
     fn candidate(&self, set: u32, z: &mut [f64; MAX_BLOCK]) -> Option<f64> {
         let b = self.b;
-        let idx: Vec<usize> = (0..b).filter(|&i| set & (1 << i) != 0).collect();
-        let k = idx.len();
+        let mut idx_buf = [0usize; MAX_BLOCK];
+        let mut k = 0;
+        for i in (0..b).filter(|&i| set & (1 << i) != 0) {
+            idx_buf[k] = i;
+            k += 1;
+        }
+        let idx = &idx_buf[..k];
         let mut a = [0.0; MAX_BLOCK * MAX_BLOCK];
         let mut x = [0.0; MAX_BLOCK];
         for (p, &i) in idx.iter().enumerate() {
@@ -168,7 +173,7 @@ fn gauss_solve(a: &mut [f64], x: &mut [f64], k: usize) -> bool {
                 best
             }
         });
-        if !(pv > 1e-14 * scale) {
+        if pv.is_nan() || pv <= 1e-14 * scale {
             return false;
         }
         if p != c {
@@ -272,7 +277,7 @@ impl LcpSolver for Bpgs {
                 let mut zb = [0.0; MAX_BLOCK];
                 let (used, viol) = small.solve(*set, &mut zb);
                 *set = used;
-                if !(viol <= BLOCK_FAILURE) && failure.is_none() {
+                if (viol.is_nan() || viol > BLOCK_FAILURE) && failure.is_none() {
                     failure = Some(format!(
                         "block {k} (rows {start}..{end}): no complementary solution of the \
                          diagonal block LCP found (smallest scaled violation {viol:.1e})"
@@ -328,10 +333,11 @@ mod tests {
     #[test]
     fn one_block_covering_the_problem_solves_it_in_one_sweep() {
         let lcp = generate::random_spd(6, 3);
-        let solver = Bpgs::new(BpgsParams { block: 6, ..Default::default() });
+        let solver = Bpgs::new(BpgsParams { block: 6, check_every: 1, ..Default::default() });
         let sol = solver.solve(&lcp, &SolveOptions::default(), None).expect("runs");
         assert_eq!(sol.status, Status::Solved);
         assert_eq!(sol.iterations, 1);
+        assert!(sol.residual() < 1e-13, "{}", sol.residual());
     }
 
     #[test]

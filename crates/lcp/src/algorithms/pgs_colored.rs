@@ -253,8 +253,7 @@ impl ColoredSystem {
 impl PgsColored {
     fn run_in_pool(&self, lcp: &Lcp, ctx: &mut SolveContext<'_>) -> Outcome {
         let n = lcp.n();
-        let rows = Rows::new(lcp);
-        let diag = match positive_diagonal(&rows, n) {
+        let diag = match positive_diagonal(&Rows::new(lcp), n) {
             Ok(d) => d,
             Err(msg) => {
                 let mut o = Outcome::new(vec![0.0; n], Status::NumericalFailure, 0);
@@ -262,7 +261,6 @@ impl PgsColored {
                 return o;
             }
         };
-        drop(rows);
         let sys = ColoredSystem::new(lcp, &diag);
         let z = sys.from_original(&starting_point(ctx, n));
         let omega = self.params.omega;

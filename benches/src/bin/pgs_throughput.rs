@@ -124,10 +124,7 @@ fn mass_ratio_study() {
                         format!("{} ({})", sol.iterations, sol.status)
                     });
                 }
-                println!(
-                    "| {profile:?} | {n_boxes} | {ratio} | {} | {} |",
-                    cells[0], cells[1]
-                );
+                println!("| {profile:?} | {n_boxes} | {ratio} | {} | {} |", cells[0], cells[1]);
             }
         }
     }

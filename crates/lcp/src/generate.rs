@@ -328,8 +328,7 @@ pub fn box_stack(n_boxes: usize, mass_ratio: f64) -> Lcp {
 /// above it) with zero normal acceleration: see [`box_stack_reactions`].
 pub fn box_stack_with(n_boxes: usize, mass_ratio: f64, profile: MassProfile) -> Lcp {
     let n = n_boxes;
-    let inv_m: Vec<f64> =
-        (0..n).map(|i| 1.0 / box_stack_mass(i, n, mass_ratio, profile)).collect();
+    let inv_m: Vec<f64> = (0..n).map(|i| 1.0 / box_stack_mass(i, n, mass_ratio, profile)).collect();
     let mut rows = Vec::with_capacity(3 * n);
     let mut cols = Vec::with_capacity(3 * n);
     let mut vals = Vec::with_capacity(3 * n);
@@ -435,7 +434,8 @@ mod tests {
             let wmax = w.iter().fold(0.0f64, |a, b| a.max(b.abs()));
             assert!(wmax < 1e-12 * GRAVITY * 1000.0);
             let masses: Vec<f64> = (0..n).map(|i| box_stack_mass(i, n, 1000.0, profile)).collect();
-            let (lo, hi) = masses.iter().fold((f64::MAX, 0.0f64), |(a, b), &m| (a.min(m), b.max(m)));
+            let (lo, hi) =
+                masses.iter().fold((f64::MAX, 0.0f64), |(a, b), &m| (a.min(m), b.max(m)));
             assert!((hi / lo - 1000.0).abs() < 1e-9, "{profile:?}");
             // The bottom contact carries the whole stack.
             let total: f64 = masses.iter().sum();

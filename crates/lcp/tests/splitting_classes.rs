@@ -83,6 +83,12 @@ proptest! {
         check(&lcp, false, false);
     }
 
+}
+
+proptest! {
+    // Fewer cases: each runs every solver on up to 120 coupled contacts.
+    #![proptest_config(ProptestConfig { cases: 10, ..ProptestConfig::default() })]
+
     #[test]
     fn delassus_like_problems_are_solved(
         bodies in 1usize..40,
@@ -96,6 +102,10 @@ proptest! {
         // The generator's own solution verifies independently too.
         prop_assert!(independent_residual(&lcp, &z_star) <= 1e-12);
     }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 24, ..ProptestConfig::default() })]
 
     #[test]
     fn pgs_is_psor_with_omega_one_bit_for_bit(n in 1usize..30, seed in any::<u64>()) {

@@ -499,10 +499,9 @@ pub fn register(r: &mut Registry) {
         "projected Gauss-Seidel (symmetric PSD / diagonally dominant M, positive diagonal)",
         |p| build(p, Pgs::new),
     );
-    r.register_params::<PsorParams>(
-        "projected successive over-relaxation, omega in (0, 2)",
-        |p| build(p, Psor::new),
-    );
+    r.register_params::<PsorParams>("projected successive over-relaxation, omega in (0, 2)", |p| {
+        build(p, Psor::new)
+    });
     r.register_params::<SgsParams>(
         "symmetric projected Gauss-Seidel (forward + backward sweep per iteration)",
         |p| build(p, Sgs::new),
@@ -587,7 +586,8 @@ mod tests {
     fn unreachable_tolerance_stalls() {
         // Round-off leaves some min(z_i, w_i) of about 1e-16 |W||z|, which no sweep removes.
         let lcp = generate::box_stack(8, 10.0);
-        let opts = SolveOptions { tol: Some(1e-300), max_iter: Some(1_000_000), ..Default::default() };
+        let opts =
+            SolveOptions { tol: Some(1e-300), max_iter: Some(1_000_000), ..Default::default() };
         let sol = Pgs::default().solve(&lcp, &opts, None).expect("runs");
         assert_eq!(sol.status, Status::Stalled, "{:?}", sol.note);
     }
@@ -595,14 +595,12 @@ mod tests {
     #[test]
     fn warm_start_is_projected_and_a_solution_is_kept() {
         let lcp = seed_a4();
-        let sol = Pgs::default()
-            .solve(&lcp, &SolveOptions::default(), Some(&[1.0, 1.0]))
-            .expect("runs");
+        let sol =
+            Pgs::default().solve(&lcp, &SolveOptions::default(), Some(&[1.0, 1.0])).expect("runs");
         assert_eq!(sol.status, Status::Solved);
         assert_eq!(sol.iterations, 1);
-        let sol = Pgs::default()
-            .solve(&lcp, &SolveOptions::default(), Some(&[-5.0, 3.0]))
-            .expect("runs");
+        let sol =
+            Pgs::default().solve(&lcp, &SolveOptions::default(), Some(&[-5.0, 3.0])).expect("runs");
         assert_eq!(sol.status, Status::Solved);
     }
 

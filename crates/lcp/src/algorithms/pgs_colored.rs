@@ -208,7 +208,7 @@ impl ColoredSystem {
         out
     }
 
-    fn from_original(&self, z: &[f64]) -> Vec<f64> {
+    fn permuted(&self, z: &[f64]) -> Vec<f64> {
         self.perm.iter().map(|&i| z[i]).collect()
     }
 
@@ -262,7 +262,7 @@ impl PgsColored {
             }
         };
         let sys = ColoredSystem::new(lcp, &diag);
-        let z = sys.from_original(&starting_point(ctx, n));
+        let z = sys.permuted(&starting_point(ctx, n));
         let omega = self.params.omega;
         let settings = LoopSettings { check_every: self.params.check_every, matvecs_per_sweep: 1 };
         let unpermute = |z: &[f64]| sys.to_original(z);

@@ -61,7 +61,7 @@ impl MechanicalImpact {
             return Err(ImpactError::NonFinite { what: "velocity", index, value });
         }
         let llt = mass.llt(Side::Lower).map_err(|_| ImpactError::MassNotPositiveDefinite)?;
-        let minv_jt = llt.solve(jacobian.transpose());
+        let minv_jt = llt.solve(jacobian.transpose().to_owned());
         let w = jacobian * &minv_jt;
         let n_c = jacobian.nrows();
         let u: Vec<f64> =

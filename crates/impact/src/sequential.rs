@@ -50,7 +50,7 @@ pub fn solve_sequential(
             return Err(ImpactError::SequentialDidNotTerminate { max_impacts: params.max_impacts });
         }
         let wii = w[(i, i)];
-        if !(wii > 0.0) {
+        if wii.is_nan() || wii <= 0.0 {
             return Err(ImpactError::NonPositiveDiagonal { contact_idx: i, value: wii });
         }
         let e = match law {

@@ -117,7 +117,7 @@ fn pulled_block_stays_or_separates_by_the_acceleration_lcp() {
         let lift = block(25.0);
         let r = simulate_event_driven(&lift, &lift, solver.as_ref(), 0.0, &[0.0], &[0.0], 1.0, &params).unwrap();
         assert!(!r.closed[0], "{name}");
-        let a = (25.0 - 2.0 * 9.81) / 2.0;
+        let a: f64 = (25.0 - 2.0 * 9.81) / 2.0;
         assert!((a - 2.69).abs() <= 1e-12);
         assert!((r.end.q[0] - 0.5 * a).abs() <= 1e-9, "{name}: {}", r.end.q[0]);
         assert!(r.impacts.is_empty());

@@ -90,7 +90,7 @@ fn penalty_oscillator_contact_time_peak_and_exit_speed() {
 
 #[test]
 fn kelvin_voigt_restitution_matches_exp_formula() {
-    let (m, k) = (2.0, 2e5);
+    let (m, k): (f64, f64) = (2.0, 2e5);
     for zeta in [0.05, 0.2, 0.5] {
         let c = 2.0 * zeta * (k * m).sqrt();
         let body = PenaltyPointMass { mass: m, gravity: 0.0, external_force: 0.0, law: PenaltyLaw::KelvinVoigt { stiffness: k, damping: c } };

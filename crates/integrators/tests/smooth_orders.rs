@@ -35,7 +35,7 @@ fn observed_orders_on_the_damped_oscillator() {
         let ns: Vec<usize> = (0..6).map(|k| 40 << k).collect();
         let (hs, es) = errors(scheme.as_ref(), &osc, &ns);
         let order = observed_order(&hs, &es).unwrap();
-        eprintln!("{name}: observed order {order:.4} (errors {es:.3e?})");
+        eprintln!("{name}: observed order {order:.4} (errors {es:?})");
         assert!((order - p).abs() <= 0.1, "{name}: observed {order}, expected {p}");
     }
 }

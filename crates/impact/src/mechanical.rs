@@ -52,7 +52,11 @@ impl MechanicalImpact {
                 for j in 0..m.ncols() {
                     let value = m[(i, j)];
                     if !value.is_finite() {
-                        return Err(ImpactError::NonFinite { what, index: i * m.ncols() + j, value });
+                        return Err(ImpactError::NonFinite {
+                            what,
+                            index: i * m.ncols() + j,
+                            value,
+                        });
                     }
                 }
             }

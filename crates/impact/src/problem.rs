@@ -42,7 +42,9 @@ pub enum ImpactError {
     #[error("mass matrix is not symmetric positive definite (Cholesky failed)")]
     MassNotPositiveDefinite,
     /// The LCP solver did not solve the impact problem.
-    #[error("{solver} ended with {status} (residual {residual:.3e}) on the {phase} LCP of size {n}")]
+    #[error(
+        "{solver} ended with {status} (residual {residual:.3e}) on the {phase} LCP of size {n}"
+    )]
     SolverFailed {
         /// Solver name.
         solver: String,

@@ -61,9 +61,7 @@ pub fn solve_simultaneous(
             ImpactLaw::Inelastic => {
                 solve_phase(solver, &w_set, u_set.clone(), params, "newton", &mut records)?
             }
-            ImpactLaw::Poisson => {
-                poisson(solver, &w_set, &u_set, &e_set, params, &mut records)?
-            }
+            ImpactLaw::Poisson => poisson(solver, &w_set, &u_set, &e_set, params, &mut records)?,
         };
         for (a, &i) in set.iter().enumerate() {
             impulse[i] += p_set[a];
@@ -96,9 +94,8 @@ fn poisson(
     let m = u.len();
     let p_c = solve_phase(solver, w, u.to_vec(), params, "compression", records)?;
     let p_r: Vec<f64> = p_c.iter().zip(e).map(|(p, ei)| ei * p).collect();
-    let q: Vec<f64> = (0..m)
-        .map(|i| u[i] + (0..m).map(|j| w[(i, j)] * (p_c[j] + p_r[j])).sum::<f64>())
-        .collect();
+    let q: Vec<f64> =
+        (0..m).map(|i| u[i] + (0..m).map(|j| w[(i, j)] * (p_c[j] + p_r[j])).sum::<f64>()).collect();
     let dp = solve_phase(solver, w, q, params, "expansion", records)?;
     Ok((0..m).map(|i| p_c[i] + p_r[i] + dp[i]).collect())
 }

@@ -20,7 +20,10 @@ fn single_contact_newton_poisson_inelastic() {
     for (law, u_plus) in
         [(ImpactLaw::Newton, 1.8), (ImpactLaw::Poisson, 1.8), (ImpactLaw::Inelastic, 0.0)]
     {
-        for out in [simultaneous(&p, law), solve_sequential(&p, law, &SequentialParams::default()).unwrap()] {
+        for out in [
+            simultaneous(&p, law),
+            solve_sequential(&p, law, &SequentialParams::default()).unwrap(),
+        ] {
             assert!((out.post_velocity[0] - u_plus).abs() <= 1e-12 * 3.0, "{law:?}: {out:?}");
             // Delta T = m/2 (u+^2 - u-^2).
             let de = 1.0 * (u_plus * u_plus - 9.0);
@@ -66,8 +69,9 @@ fn separating_contact_in_the_law_would_gain_energy() {
 fn coupled_inelastic_impact_matches_the_seed_lcp() {
     // Seed A4 read at velocity level: W = [[2,1],[1,2]], u- = (-3,-3), inelastic: P = (1,1),
     // u+ = 0 at both contacts.
-    let p = ImpactProblem::from_rows(&[vec![2.0, 1.0], vec![1.0, 2.0]], vec![-3.0, -3.0], vec![0.0; 2])
-        .unwrap();
+    let p =
+        ImpactProblem::from_rows(&[vec![2.0, 1.0], vec![1.0, 2.0]], vec![-3.0, -3.0], vec![0.0; 2])
+            .unwrap();
     let out = simultaneous(&p, ImpactLaw::Inelastic);
     for i in 0..2 {
         assert!((out.impulse[i] - 1.0).abs() <= 1e-10);

@@ -51,8 +51,13 @@ fn check(n_balls: usize) {
     let n_c = (n_balls - 1) as f64;
     let solver = common::solver();
 
-    let sim = solve_simultaneous(imp.problem(), ImpactLaw::Newton, solver.as_ref(), &SimultaneousParams::default())
-        .unwrap();
+    let sim = solve_simultaneous(
+        imp.problem(),
+        ImpactLaw::Newton,
+        solver.as_ref(),
+        &SimultaneousParams::default(),
+    )
+    .unwrap();
     let sim_r = imp.report(&sim);
     let mut expected = vec![2.0 * V / (n_c + 1.0); n_balls];
     expected[0] = V * (1.0 - n_c) / (1.0 + n_c);
@@ -60,7 +65,8 @@ fn check(n_balls: usize) {
     assert_eq!(sim.passes, 1);
     assert_eq!(sim.lcp_solves.len(), 1);
 
-    let seq = solve_sequential(imp.problem(), ImpactLaw::Newton, &SequentialParams::default()).unwrap();
+    let seq =
+        solve_sequential(imp.problem(), ImpactLaw::Newton, &SequentialParams::default()).unwrap();
     let seq_r = imp.report(&seq);
     let mut expected = vec![0.0; n_balls];
     expected[n_balls - 1] = V;

@@ -128,8 +128,17 @@ impl SecondOrderSystem for ConstrainedMotion<'_> {
         self.system.n_dof()
     }
     fn acceleration(&self, t: f64, x: &[f64], v: &[f64], a: &mut [f64]) -> Result<(), SystemError> {
-        let cf = acceleration_lcp(self.system, self.contacts, &self.set, t, x, v, self.solver, &self.options)
-            .map_err(|e| SystemError { t, message: e.to_string() })?;
+        let cf = acceleration_lcp(
+            self.system,
+            self.contacts,
+            &self.set,
+            t,
+            x,
+            v,
+            self.solver,
+            &self.options,
+        )
+        .map_err(|e| SystemError { t, message: e.to_string() })?;
         a.copy_from_slice(&cf.acceleration);
         self.records.borrow_mut().push((t, cf.record));
         Ok(())

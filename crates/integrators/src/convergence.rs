@@ -5,7 +5,9 @@
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 pub enum OrderError {
     /// Fewer than two levels, or lengths differ.
-    #[error("need at least two (h, error) pairs of equal length, got {h} step sizes and {e} errors")]
+    #[error(
+        "need at least two (h, error) pairs of equal length, got {h} step sizes and {e} errors"
+    )]
     TooFewLevels {
         /// Number of step sizes.
         h: usize,

@@ -57,7 +57,9 @@ impl std::fmt::Debug for Flight {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             Flight::Ballistic => write!(f, "Ballistic"),
-            Flight::Integrator { scheme, step } => write!(f, "Integrator({}, h = {step})", scheme.name()),
+            Flight::Integrator { scheme, step } => {
+                write!(f, "Integrator({}, h = {step})", scheme.name())
+            }
         }
     }
 }
@@ -278,7 +280,13 @@ impl Runner<'_> {
         (0..self.run.closed.len()).filter(|&i| self.run.closed[i]).collect()
     }
 
-    fn simulate(&mut self, mut t: f64, mut q: Vec<f64>, mut v: Vec<f64>, t_end: f64) -> Result<(), EventDrivenError> {
+    fn simulate(
+        &mut self,
+        mut t: f64,
+        mut q: Vec<f64>,
+        mut v: Vec<f64>,
+        t_end: f64,
+    ) -> Result<(), EventDrivenError> {
         // Contacts touching at the start with zero normal velocity: let the LCP decide.
         let touching = self.touching_at_rest(&q, &v);
         self.close_by_lcp(&touching, t, &q, &v)?;
@@ -301,7 +309,10 @@ impl Runner<'_> {
                 }
                 Next::Impact { t: te, q: q1, v: v1 } => {
                     if self.run.impacts.len() >= self.p.max_impacts {
-                        return Err(EventDrivenError::TooManyImpacts { max_impacts: self.p.max_impacts, t: te });
+                        return Err(EventDrivenError::TooManyImpacts {
+                            max_impacts: self.p.max_impacts,
+                            t: te,
+                        });
                     }
                     let set = self.impact_set(&q1, &v1);
                     let (v_new, record) = self.impact(te, &q1, &v1, &set, ImpactLaw::Newton)?;
@@ -318,7 +329,8 @@ impl Runner<'_> {
                     t = te;
                     q = q1;
                     if let Some(acc) = acc {
-                        let (v_inel, rec_inel) = self.impact(te, &q, &v1, &set, ImpactLaw::Inelastic)?;
+                        let (v_inel, rec_inel) =
+                            self.impact(te, &q, &v1, &set, ImpactLaw::Inelastic)?;
                         self.run.impacts.push(rec_inel);
                         v = v_inel;
                         self.close_by_lcp(&set, t, &q, &v)?;
@@ -333,11 +345,17 @@ impl Runner<'_> {
                     } else {
                         self.run.impacts.push(record);
                         v = v_new;
-                        let scale = set.iter().map(|&i| self.normal_velocity(&q, &v1, i).abs()).fold(0.0, f64::max);
+                        let scale = set
+                            .iter()
+                            .map(|&i| self.normal_velocity(&q, &v1, i).abs())
+                            .fold(0.0, f64::max);
                         let resting: Vec<usize> = set
                             .iter()
                             .copied()
-                            .filter(|&i| self.normal_velocity(&q, &v, i).abs() <= self.p.velocity_tol * scale.max(f64::MIN_POSITIVE))
+                            .filter(|&i| {
+                                self.normal_velocity(&q, &v, i).abs()
+                                    <= self.p.velocity_tol * scale.max(f64::MIN_POSITIVE)
+                            })
                             .collect();
                         self.close_by_lcp(&resting, t, &q, &v)?;
                     }
@@ -357,7 +375,10 @@ impl Runner<'_> {
     fn touching_at_rest(&self, q: &[f64], v: &[f64]) -> Vec<usize> {
         let gaps = self.contacts.gaps(q);
         (0..gaps.len())
-            .filter(|&i| gaps[i].abs() <= self.p.contact_tol && self.normal_velocity(q, v, i).abs() <= self.p.velocity_tol)
+            .filter(|&i| {
+                gaps[i].abs() <= self.p.contact_tol
+                    && self.normal_velocity(q, v, i).abs() <= self.p.velocity_tol
+            })
             .collect()
     }
 
@@ -380,8 +401,10 @@ impl Runner<'_> {
         let js = faer::Mat::from_fn(set.len(), n, |a, k| jac[(set[a], k)]);
         let e: Vec<f64> = set.iter().map(|&i| self.contacts.restitution(i)).collect();
         let wrap = |source| EventDrivenError::Impact { t, source };
-        let imp = MechanicalImpact::new(self.sys.mass_matrix(q), &js, v.to_vec(), e).map_err(wrap)?;
-        let sp = SimultaneousParams { options: self.p.options.clone(), ..SimultaneousParams::default() };
+        let imp =
+            MechanicalImpact::new(self.sys.mass_matrix(q), &js, v.to_vec(), e).map_err(wrap)?;
+        let sp =
+            SimultaneousParams { options: self.p.options.clone(), ..SimultaneousParams::default() };
         let out = solve_simultaneous(imp.problem(), law, self.solver, &sp).map_err(wrap)?;
         for rec in &out.lcp_solves {
             self.run.lcp_solves.push((t, rec.clone()));
@@ -402,7 +425,13 @@ impl Runner<'_> {
 
     /// Closes the contacts of `candidates` that the acceleration LCP (with the already closed
     /// ones) keeps loaded or touching with zero normal acceleration.
-    fn close_by_lcp(&mut self, candidates: &[usize], t: f64, q: &[f64], v: &[f64]) -> Result<(), EventDrivenError> {
+    fn close_by_lcp(
+        &mut self,
+        candidates: &[usize],
+        t: f64,
+        q: &[f64],
+        v: &[f64],
+    ) -> Result<(), EventDrivenError> {
         if candidates.is_empty() {
             return Ok(());
         }
@@ -412,11 +441,13 @@ impl Runner<'_> {
                 set.push(c);
             }
         }
-        let cf = acceleration_lcp(self.sys, self.contacts, &set, t, q, v, self.solver, &self.p.options)?;
+        let cf =
+            acceleration_lcp(self.sys, self.contacts, &set, t, q, v, self.solver, &self.p.options)?;
         self.run.lcp_solves.push((t, cf.record.clone()));
         let scale = cf.normal_acceleration.iter().fold(0.0_f64, |m, a| m.max(a.abs())).max(1.0);
         for (a, &i) in set.iter().enumerate() {
-            self.run.closed[i] = cf.normal_force[a] > 0.0 || cf.normal_acceleration[a] <= 1e-12 * scale;
+            self.run.closed[i] =
+                cf.normal_force[a] > 0.0 || cf.normal_acceleration[a] <= 1e-12 * scale;
         }
         Ok(())
     }
@@ -441,7 +472,13 @@ impl Runner<'_> {
         })
     }
 
-    fn next_event(&mut self, t: f64, q: &[f64], v: &[f64], t_end: f64) -> Result<Next, EventDrivenError> {
+    fn next_event(
+        &mut self,
+        t: f64,
+        q: &[f64],
+        v: &[f64],
+        t_end: f64,
+    ) -> Result<Next, EventDrivenError> {
         let set = self.closed_set();
         let free = FreeMotion(self.sys);
         let constrained = ConstrainedMotion {
@@ -455,13 +492,22 @@ impl Runner<'_> {
         let ode: &dyn SecondOrderSystem = if set.is_empty() { &free } else { &constrained };
         let next = match &self.p.flight {
             Flight::Ballistic => self.next_ballistic(ode, t, q, v, t_end),
-            Flight::Integrator { scheme, step } => self.next_stepped(ode, scheme.as_ref(), *step, t, q, v, t_end),
+            Flight::Integrator { scheme, step } => {
+                self.next_stepped(ode, scheme.as_ref(), *step, t, q, v, t_end)
+            }
         };
         self.run.lcp_solves.extend(constrained.records.into_inner());
         next
     }
 
-    fn next_ballistic(&mut self, ode: &dyn SecondOrderSystem, t: f64, q: &[f64], v: &[f64], t_end: f64) -> Result<Next, EventDrivenError> {
+    fn next_ballistic(
+        &mut self,
+        ode: &dyn SecondOrderSystem,
+        t: f64,
+        q: &[f64],
+        v: &[f64],
+        t_end: f64,
+    ) -> Result<Next, EventDrivenError> {
         let n = q.len();
         let mut a = vec![0.0; n];
         ode.acceleration(t, q, v, &mut a).map_err(IntegratorError::from)?;
@@ -490,9 +536,14 @@ impl Runner<'_> {
             Some((tau, i)) => {
                 let (q1, v1) = at(tau);
                 let g = self.contacts.gaps(&q1)[i];
-                let scale = gaps[i].abs().max(q.iter().fold(0.0_f64, |m, x| m.max(x.abs()))).max(1.0);
+                let scale =
+                    gaps[i].abs().max(q.iter().fold(0.0_f64, |m, x| m.max(x.abs()))).max(1.0);
                 if g.abs() > 1e-9 * scale {
-                    return Err(EventDrivenError::NotBallistic { contact_idx: i, gap: g, t: t + tau });
+                    return Err(EventDrivenError::NotBallistic {
+                        contact_idx: i,
+                        gap: g,
+                        t: t + tau,
+                    });
                 }
                 Ok(Next::Impact { t: t + tau, q: q1, v: v1 })
             }
@@ -529,7 +580,9 @@ impl Runner<'_> {
             // Impacts of open contacts: the gap falls below zero.
             let g1 = self.contacts.gaps(&q1);
             for i in (0..g1.len()).filter(|&i| !self.run.closed[i] && g1[i] < 0.0) {
-                let gap = |tau: f64| -> Result<f64, EventDrivenError> { Ok(self.contacts.gaps(&step(tau)?.0)[i]) };
+                let gap = |tau: f64| -> Result<f64, EventDrivenError> {
+                    Ok(self.contacts.gaps(&step(tau)?.0)[i])
+                };
                 if let Some(tau) = falling_root(gap, tau_max, self.p.root_tol)? {
                     if best.is_none_or(|(b, _)| tau < b) {
                         best = Some((tau, None));
@@ -540,8 +593,19 @@ impl Runner<'_> {
             if !set.is_empty() {
                 let switch = |tau: f64| -> Result<Vec<f64>, EventDrivenError> {
                     let (qs, vs) = step(tau)?;
-                    let cf = acceleration_lcp(self.sys, self.contacts, &set, t + tau, &qs, &vs, self.solver, &self.p.options)?;
-                    Ok((0..set.len()).map(|a| cf.normal_force[a] - cf.normal_acceleration[a]).collect())
+                    let cf = acceleration_lcp(
+                        self.sys,
+                        self.contacts,
+                        &set,
+                        t + tau,
+                        &qs,
+                        &vs,
+                        self.solver,
+                        &self.p.options,
+                    )?;
+                    Ok((0..set.len())
+                        .map(|a| cf.normal_force[a] - cf.normal_acceleration[a])
+                        .collect())
                 };
                 let s1 = switch(tau_max)?;
                 for (a, &i) in set.iter().enumerate() {
@@ -598,7 +662,7 @@ fn falling_root(
             return Ok(Some(0.0));
         }
     }
-    let root = brent(|tau| f(tau), lo, hi, tol, 200)?;
+    let root = brent(f, lo, hi, tol, 200)?;
     Ok(Some(root))
 }
 

@@ -71,7 +71,8 @@ impl SecondOrderSystem for FreeMotion<'_> {
     fn acceleration(&self, t: f64, x: &[f64], v: &[f64], a: &mut [f64]) -> Result<(), SystemError> {
         let m = self.0.mass_matrix(x);
         let f = self.0.forces(t, x, v);
-        let sol = mass_solve(&m, &col(&f), t).map_err(|e| SystemError { t, message: e.to_string() })?;
+        let sol =
+            mass_solve(&m, &col(&f), t).map_err(|e| SystemError { t, message: e.to_string() })?;
         for (i, ai) in a.iter_mut().enumerate() {
             *ai = sol[(i, 0)];
         }

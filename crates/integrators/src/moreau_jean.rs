@@ -63,7 +63,10 @@ impl MoreauJeanParams {
     /// Checks ranges.
     pub fn validate(&self) -> Result<(), MoreauJeanError> {
         if !(self.step.is_finite() && self.step > 0.0) {
-            return Err(MoreauJeanError::Input(format!("step = {}: must be a finite number > 0", self.step)));
+            return Err(MoreauJeanError::Input(format!(
+                "step = {}: must be a finite number > 0",
+                self.step
+            )));
         }
         for (name, x) in [("theta", self.theta), ("gamma", self.gamma)] {
             if !(0.0..=1.0).contains(&x) {
@@ -184,7 +187,11 @@ pub fn simulate_moreau_jean(
         t: t0,
         q: Vec::new(),
         v: Vec::new(),
-        samples: if params.sample_every > 0 { vec![(t0, q.clone(), v.clone())] } else { Vec::new() },
+        samples: if params.sample_every > 0 {
+            vec![(t0, q.clone(), v.clone())]
+        } else {
+            Vec::new()
+        },
         steps: Vec::with_capacity(n_steps),
         solver_failures: Vec::new(),
     };
@@ -208,7 +215,8 @@ pub fn simulate_moreau_jean(
         let minv_f = mass_solve(&m, &col(&f), t)?;
         let v_free: Vec<f64> = (0..n).map(|i| v[i] + h * minv_f[(i, 0)]).collect();
         let u_k: Vec<f64> = (0..n_c).map(|c| (0..n).map(|j| jac[(c, j)] * v[j]).sum()).collect();
-        let active: Vec<usize> = (0..n_c).filter(|&c| gaps[c] + gamma * h * u_k[c] <= 0.0).collect();
+        let active: Vec<usize> =
+            (0..n_c).filter(|&c| gaps[c] + gamma * h * u_k[c] <= 0.0).collect();
         let mut v_new = v_free.clone();
         let mut lcp_record = None;
         if !active.is_empty() {
@@ -219,10 +227,12 @@ pub fn simulate_moreau_jean(
                 .iter()
                 .enumerate()
                 .map(|(a, &c)| {
-                    (0..n).map(|j| ja[(a, j)] * v_free[j]).sum::<f64>() + contacts.restitution(c) * u_k[c]
+                    (0..n).map(|j| ja[(a, j)] * v_free[j]).sum::<f64>()
+                        + contacts.restitution(c) * u_k[c]
                 })
                 .collect();
-            let lcp = Lcp::from_dense(w, b).map_err(|e| MoreauJeanError::Setup { t, message: e.to_string() })?;
+            let lcp = Lcp::from_dense(w, b)
+                .map_err(|e| MoreauJeanError::Setup { t, message: e.to_string() })?;
             let sol = solver
                 .solve(&lcp, &params.options, None)
                 .map_err(|e| MoreauJeanError::Setup { t, message: e.to_string() })?;

@@ -99,7 +99,13 @@ impl SecondOrderSystem for PenaltyPointMass {
     fn dim(&self) -> usize {
         1
     }
-    fn acceleration(&self, _t: f64, x: &[f64], v: &[f64], a: &mut [f64]) -> Result<(), SystemError> {
+    fn acceleration(
+        &self,
+        _t: f64,
+        x: &[f64],
+        v: &[f64],
+        a: &mut [f64],
+    ) -> Result<(), SystemError> {
         let n = if x[0] < 0.0 { self.law.contact_force(x[0], v[0]) } else { 0.0 };
         a[0] = self.free_acceleration() + n / self.mass;
         Ok(())
@@ -123,7 +129,13 @@ impl SecondOrderSystem for ContactPhase {
     fn dim(&self) -> usize {
         1
     }
-    fn acceleration(&self, _t: f64, x: &[f64], v: &[f64], a: &mut [f64]) -> Result<(), SystemError> {
+    fn acceleration(
+        &self,
+        _t: f64,
+        x: &[f64],
+        v: &[f64],
+        a: &mut [f64],
+    ) -> Result<(), SystemError> {
         let p = &self.0;
         a[0] = p.free_acceleration() + p.law.contact_force(x[0], v[0]) / p.mass;
         Ok(())

@@ -151,6 +151,9 @@ impl Crossing {
     }
 }
 
+/// An event function g(t, x, v) whose zero crossing is an event.
+pub type EventFn<'a> = &'a dyn Fn(f64, &[f64], &[f64]) -> f64;
+
 /// A located event.
 #[derive(Debug, Clone, PartialEq)]
 pub struct EventHit {
@@ -176,7 +179,7 @@ pub fn find_event(
     v0: &[f64],
     h: f64,
     t_max: f64,
-    event: &dyn Fn(f64, &[f64], &[f64]) -> f64,
+    event: EventFn<'_>,
     crossing: Crossing,
     root_tol: f64,
 ) -> Result<Option<EventHit>, RootError> {

@@ -106,14 +106,8 @@ pub trait Integrator: Send + Sync {
 }
 
 /// Every scheme name accepted by [`integrator_from_name`].
-pub const SCHEMES: [&str; 6] = [
-    "explicit-euler",
-    "symplectic-euler",
-    "verlet",
-    "rk4",
-    "implicit-euler",
-    "implicit-midpoint",
-];
+pub const SCHEMES: [&str; 6] =
+    ["explicit-euler", "symplectic-euler", "verlet", "rk4", "implicit-euler", "implicit-midpoint"];
 
 /// Builds a scheme by name (one of [`SCHEMES`]) with default Newton settings.
 pub fn integrator_from_name(name: &str) -> Result<Box<dyn Integrator>, IntegratorError> {
@@ -154,7 +148,13 @@ fn check_input(
     Ok(())
 }
 
-fn check_finite(scheme: &'static str, t: f64, h: f64, x: &[f64], v: &[f64]) -> Result<(), IntegratorError> {
+fn check_finite(
+    scheme: &'static str,
+    t: f64,
+    h: f64,
+    x: &[f64],
+    v: &[f64],
+) -> Result<(), IntegratorError> {
     if x.iter().chain(v).all(|y| y.is_finite()) {
         Ok(())
     } else {
@@ -173,7 +173,14 @@ impl Integrator for ExplicitEuler {
     fn order(&self) -> u32 {
         1
     }
-    fn step(&self, sys: &dyn SecondOrderSystem, t: f64, h: f64, x: &mut [f64], v: &mut [f64]) -> Result<StepInfo, IntegratorError> {
+    fn step(
+        &self,
+        sys: &dyn SecondOrderSystem,
+        t: f64,
+        h: f64,
+        x: &mut [f64],
+        v: &mut [f64],
+    ) -> Result<StepInfo, IntegratorError> {
         check_input(sys, h, x, v)?;
         let mut a = vec![0.0; x.len()];
         sys.acceleration(t, x, v, &mut a)?;
@@ -197,7 +204,14 @@ impl Integrator for SymplecticEuler {
     fn order(&self) -> u32 {
         1
     }
-    fn step(&self, sys: &dyn SecondOrderSystem, t: f64, h: f64, x: &mut [f64], v: &mut [f64]) -> Result<StepInfo, IntegratorError> {
+    fn step(
+        &self,
+        sys: &dyn SecondOrderSystem,
+        t: f64,
+        h: f64,
+        x: &mut [f64],
+        v: &mut [f64],
+    ) -> Result<StepInfo, IntegratorError> {
         check_input(sys, h, x, v)?;
         let mut a = vec![0.0; x.len()];
         sys.acceleration(t, x, v, &mut a)?;
@@ -224,14 +238,24 @@ impl Integrator for StormerVerlet {
     fn order(&self) -> u32 {
         2
     }
-    fn step(&self, sys: &dyn SecondOrderSystem, t: f64, h: f64, x: &mut [f64], v: &mut [f64]) -> Result<StepInfo, IntegratorError> {
+    fn step(
+        &self,
+        sys: &dyn SecondOrderSystem,
+        t: f64,
+        h: f64,
+        x: &mut [f64],
+        v: &mut [f64],
+    ) -> Result<StepInfo, IntegratorError> {
         check_input(sys, h, x, v)?;
         let n = x.len();
         let mut a = vec![0.0; n];
         let mut info = StepInfo::default();
         let v_half = if sys.depends_on_velocity() {
             let x0 = x.to_vec();
-            let (vh, it, ev) = newton_velocity(self.name(), &self.newton, sys, t, h, v, 0.0, 0.5 * h, |vh| (t, x0.clone(), vh.to_vec()))?;
+            let (vh, it, ev) =
+                newton_velocity(self.name(), &self.newton, sys, t, h, v, 0.0, 0.5 * h, |vh| {
+                    (t, x0.clone(), vh.to_vec())
+                })?;
             info.newton_iterations = it;
             info.evaluations += ev;
             vh
@@ -264,7 +288,14 @@ impl Integrator for Rk4 {
     fn order(&self) -> u32 {
         4
     }
-    fn step(&self, sys: &dyn SecondOrderSystem, t: f64, h: f64, x: &mut [f64], v: &mut [f64]) -> Result<StepInfo, IntegratorError> {
+    fn step(
+        &self,
+        sys: &dyn SecondOrderSystem,
+        t: f64,
+        h: f64,
+        x: &mut [f64],
+        v: &mut [f64],
+    ) -> Result<StepInfo, IntegratorError> {
         check_input(sys, h, x, v)?;
         let n = x.len();
         let mut xs = vec![0.0; n];
@@ -308,12 +339,20 @@ impl Integrator for ImplicitEuler {
     fn order(&self) -> u32 {
         1
     }
-    fn step(&self, sys: &dyn SecondOrderSystem, t: f64, h: f64, x: &mut [f64], v: &mut [f64]) -> Result<StepInfo, IntegratorError> {
+    fn step(
+        &self,
+        sys: &dyn SecondOrderSystem,
+        t: f64,
+        h: f64,
+        x: &mut [f64],
+        v: &mut [f64],
+    ) -> Result<StepInfo, IntegratorError> {
         check_input(sys, h, x, v)?;
         let x0 = x.to_vec();
-        let (v1, it, ev) = newton_velocity(self.name(), &self.newton, sys, t, h, v, h * h, h, |v1| {
-            (t + h, x0.iter().zip(v1).map(|(xi, vi)| xi + h * vi).collect(), v1.to_vec())
-        })?;
+        let (v1, it, ev) =
+            newton_velocity(self.name(), &self.newton, sys, t, h, v, h * h, h, |v1| {
+                (t + h, x0.iter().zip(v1).map(|(xi, vi)| xi + h * vi).collect(), v1.to_vec())
+            })?;
         for i in 0..x.len() {
             x[i] = x0[i] + h * v1[i];
             v[i] = v1[i];
@@ -337,13 +376,21 @@ impl Integrator for ImplicitMidpoint {
     fn order(&self) -> u32 {
         2
     }
-    fn step(&self, sys: &dyn SecondOrderSystem, t: f64, h: f64, x: &mut [f64], v: &mut [f64]) -> Result<StepInfo, IntegratorError> {
+    fn step(
+        &self,
+        sys: &dyn SecondOrderSystem,
+        t: f64,
+        h: f64,
+        x: &mut [f64],
+        v: &mut [f64],
+    ) -> Result<StepInfo, IntegratorError> {
         check_input(sys, h, x, v)?;
         let x0 = x.to_vec();
         let hh = 0.5 * h;
-        let (vm, it, ev) = newton_velocity(self.name(), &self.newton, sys, t, h, v, hh * hh, hh, |vm| {
-            (t + hh, x0.iter().zip(vm).map(|(xi, vi)| xi + hh * vi).collect(), vm.to_vec())
-        })?;
+        let (vm, it, ev) =
+            newton_velocity(self.name(), &self.newton, sys, t, h, v, hh * hh, hh, |vm| {
+                (t + hh, x0.iter().zip(vm).map(|(xi, vi)| xi + hh * vi).collect(), vm.to_vec())
+            })?;
         for i in 0..x.len() {
             x[i] = x0[i] + h * vm[i];
             v[i] = 2.0 * vm[i] - v[i];
@@ -396,7 +443,13 @@ fn newton_velocity(
             return Ok((u, it, evaluations));
         }
     }
-    Err(IntegratorError::NewtonDidNotConverge { scheme, t: t0, h, iterations: params.max_iter, correction })
+    Err(IntegratorError::NewtonDidNotConverge {
+        scheme,
+        t: t0,
+        h,
+        iterations: params.max_iter,
+        correction,
+    })
 }
 
 /// Takes `n_steps` steps of size h from (t0, x, v) in place; returns the final time.

@@ -19,8 +19,7 @@ pub trait SecondOrderSystem {
     fn dim(&self) -> usize;
 
     /// Writes a(t, x, v) into `a` (length n).
-    fn acceleration(&self, t: f64, x: &[f64], v: &[f64], a: &mut [f64])
-        -> Result<(), SystemError>;
+    fn acceleration(&self, t: f64, x: &[f64], v: &[f64], a: &mut [f64]) -> Result<(), SystemError>;
 
     /// Analytic Jacobians (da/dx, da/dv), each n x n; `None` lets implicit schemes use forward
     /// differences.

@@ -28,7 +28,13 @@ fn run(flight: Flight, t_end: f64) -> EventDrivenRun {
 fn flights() -> Vec<(&'static str, Flight)> {
     vec![
         ("ballistic", Flight::Ballistic),
-        ("rk4", Flight::Integrator { scheme: Arc::from(integrator_from_name("rk4").unwrap()), step: 1e-2 }),
+        (
+            "rk4",
+            Flight::Integrator {
+                scheme: Arc::from(integrator_from_name("rk4").unwrap()),
+                step: 1e-2,
+            },
+        ),
     ]
 }
 
@@ -81,7 +87,11 @@ fn comes_to_rest_at_the_accumulation_time() {
         assert!(r.closed[0], "{name}");
         // Every impact reports its energy change; none gains energy (e <= 1).
         for imp in &r.impacts {
-            assert!(imp.energy_after <= imp.energy_before * (1.0 + 1e-12), "{name}: impact at {} gains energy", imp.t);
+            assert!(
+                imp.energy_after <= imp.energy_before * (1.0 + 1e-12),
+                "{name}: impact at {} gains energy",
+                imp.t
+            );
         }
         // The acceleration LCP was solved and every recorded solve succeeded.
         assert!(!r.lcp_solves.is_empty());
@@ -110,12 +120,16 @@ fn pulled_block_stays_or_separates_by_the_acceleration_lcp() {
     for (name, flight) in flights() {
         let params = EventDrivenParams { flight, ..EventDrivenParams::default() };
         let stay = block(5.0);
-        let r = simulate_event_driven(&stay, &stay, solver.as_ref(), 0.0, &[0.0], &[0.0], 1.0, &params).unwrap();
+        let r =
+            simulate_event_driven(&stay, &stay, solver.as_ref(), 0.0, &[0.0], &[0.0], 1.0, &params)
+                .unwrap();
         assert!(r.closed[0], "{name}");
         assert!(r.end.q[0].abs() <= 1e-12 && r.end.v[0].abs() <= 1e-12, "{name}");
 
         let lift = block(25.0);
-        let r = simulate_event_driven(&lift, &lift, solver.as_ref(), 0.0, &[0.0], &[0.0], 1.0, &params).unwrap();
+        let r =
+            simulate_event_driven(&lift, &lift, solver.as_ref(), 0.0, &[0.0], &[0.0], 1.0, &params)
+                .unwrap();
         assert!(!r.closed[0], "{name}");
         let a: f64 = (25.0 - 2.0 * 9.81) / 2.0;
         assert!((a - 2.69).abs() <= 1e-12);
@@ -145,10 +159,15 @@ fn release_time_is_located() {
     let solver = common::solver();
     let floor = block(0.0);
     let params = EventDrivenParams {
-        flight: Flight::Integrator { scheme: Arc::from(integrator_from_name("rk4").unwrap()), step: 1e-2 },
+        flight: Flight::Integrator {
+            scheme: Arc::from(integrator_from_name("rk4").unwrap()),
+            step: 1e-2,
+        },
         ..EventDrivenParams::default()
     };
-    let r = simulate_event_driven(&Ramp, &floor, solver.as_ref(), 0.0, &[0.0], &[0.0], 1.0, &params).unwrap();
+    let r =
+        simulate_event_driven(&Ramp, &floor, solver.as_ref(), 0.0, &[0.0], &[0.0], 1.0, &params)
+            .unwrap();
     assert_eq!(r.releases.len(), 1);
     let t_release = 2.0 * 9.81 / 40.0;
     assert!((r.releases[0].0 - t_release).abs() <= 1e-10, "release at {}", r.releases[0].0);

@@ -37,7 +37,11 @@ fn observed_order_about_one_in_position() {
         es.push(err);
         // Per-step statistics: one LCP per active step, all solved.
         assert_eq!(r.steps.len(), n);
-        assert!(r.steps.iter().filter(|s| s.n_active > 0).all(|s| s.lcp.as_ref().is_some_and(|l| l.status == Status::Solved)));
+        assert!(r
+            .steps
+            .iter()
+            .filter(|s| s.n_active > 0)
+            .all(|s| s.lcp.as_ref().is_some_and(|l| l.status == Status::Solved)));
         assert!(r.solver_failures.is_empty());
     }
     let order = observed_order(&hs, &es).unwrap();

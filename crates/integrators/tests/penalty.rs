@@ -2,14 +2,17 @@
 //! from simulations with located events.
 
 use signorini_integrators::roots::{find_event, Crossing};
-use signorini_integrators::{
-    integrate, integrator_from_name, PenaltyLaw, PenaltyPointMass,
-};
+use signorini_integrators::{integrate, integrator_from_name, PenaltyLaw, PenaltyPointMass};
 
 const G: f64 = 9.81;
 
 fn resting_mass(k: f64) -> PenaltyPointMass {
-    PenaltyPointMass { mass: 2.0, gravity: G, external_force: 0.0, law: PenaltyLaw::Linear { stiffness: k } }
+    PenaltyPointMass {
+        mass: 2.0,
+        gravity: G,
+        external_force: 0.0,
+        law: PenaltyLaw::Linear { stiffness: k },
+    }
 }
 
 #[test]
@@ -48,10 +51,11 @@ fn contact_frequency_measured_from_the_oscillation_period() {
         // g = x_eq - x is 0 at the start, negative for the first half period, positive for the
         // second, and falls through zero after one full period.
         let g = |_t: f64, x: &[f64], _v: &[f64]| x_eq - x[0];
-        let period = find_event(rk4.as_ref(), &body, 0.0, &x0, &v0, h, 1.0, &g, Crossing::Falling, 1e-15)
-            .unwrap()
-            .unwrap()
-            .t;
+        let period =
+            find_event(rk4.as_ref(), &body, 0.0, &x0, &v0, h, 1.0, &g, Crossing::Falling, 1e-15)
+                .unwrap()
+                .unwrap()
+                .t;
         let measured = 2.0 * std::f64::consts::PI / period;
         eprintln!("k = {k}: w_c measured {measured:.6} rad/s");
         assert!((measured - w_expected).abs() <= 1e-6 * w_expected, "k = {k}: {measured}");
@@ -67,22 +71,33 @@ fn contact_phase(body: &PenaltyPointMass, v_in: f64, steps_per_contact: f64) -> 
     let (x0, v0) = ([0.0], [-v_in]);
     let gap = |_t: f64, x: &[f64], _v: &[f64]| x[0];
     let vel = |_t: f64, _x: &[f64], v: &[f64]| v[0];
-    let peak = find_event(rk4.as_ref(), &phase, 0.0, &x0, &v0, h, 1.0, &vel, Crossing::Rising, 1e-15)
-        .unwrap()
-        .unwrap();
-    let exit = find_event(rk4.as_ref(), &phase, 0.0, &x0, &v0, h, 1.0, &gap, Crossing::Rising, 1e-15)
-        .unwrap()
-        .unwrap();
+    let peak =
+        find_event(rk4.as_ref(), &phase, 0.0, &x0, &v0, h, 1.0, &vel, Crossing::Rising, 1e-15)
+            .unwrap()
+            .unwrap();
+    let exit =
+        find_event(rk4.as_ref(), &phase, 0.0, &x0, &v0, h, 1.0, &gap, Crossing::Rising, 1e-15)
+            .unwrap()
+            .unwrap();
     (exit.t, -peak.x[0], exit.v[0])
 }
 
 #[test]
 fn penalty_oscillator_contact_time_peak_and_exit_speed() {
-    let body = PenaltyPointMass { mass: 2.0, gravity: 0.0, external_force: 0.0, law: PenaltyLaw::Linear { stiffness: 2e5 } };
+    let body = PenaltyPointMass {
+        mass: 2.0,
+        gravity: 0.0,
+        external_force: 0.0,
+        law: PenaltyLaw::Linear { stiffness: 2e5 },
+    };
     let w = body.contact_frequency();
     let v_in = 1.3;
     let (tc, peak, v_out) = contact_phase(&body, v_in, 2000.0);
-    eprintln!("contact time {tc:.12e} (pi/w = {:.12e}), peak {peak:.12e} (v/w = {:.12e}), exit {v_out}", std::f64::consts::PI / w, v_in / w);
+    eprintln!(
+        "contact time {tc:.12e} (pi/w = {:.12e}), peak {peak:.12e} (v/w = {:.12e}), exit {v_out}",
+        std::f64::consts::PI / w,
+        v_in / w
+    );
     assert!((tc - std::f64::consts::PI / w).abs() <= 1e-10 * tc);
     assert!((peak - v_in / w).abs() <= 1e-10 * peak);
     assert!((v_out - v_in).abs() <= 1e-10 * v_in);
@@ -93,7 +108,12 @@ fn kelvin_voigt_restitution_matches_exp_formula() {
     let (m, k): (f64, f64) = (2.0, 2e5);
     for zeta in [0.05, 0.2, 0.5] {
         let c = 2.0 * zeta * (k * m).sqrt();
-        let body = PenaltyPointMass { mass: m, gravity: 0.0, external_force: 0.0, law: PenaltyLaw::KelvinVoigt { stiffness: k, damping: c } };
+        let body = PenaltyPointMass {
+            mass: m,
+            gravity: 0.0,
+            external_force: 0.0,
+            law: PenaltyLaw::KelvinVoigt { stiffness: k, damping: c },
+        };
         assert!((body.damping_ratio() - zeta).abs() <= 1e-14);
         let v_in = 0.8;
         let (tc, _, v_out) = contact_phase(&body, v_in, 4000.0);

@@ -155,7 +155,13 @@ impl SecondOrderSystem for Cubic {
     fn dim(&self) -> usize {
         1
     }
-    fn acceleration(&self, _t: f64, x: &[f64], _v: &[f64], a: &mut [f64]) -> Result<(), SystemError> {
+    fn acceleration(
+        &self,
+        _t: f64,
+        x: &[f64],
+        _v: &[f64],
+        a: &mut [f64],
+    ) -> Result<(), SystemError> {
         a[0] = -x[0].powi(3);
         Ok(())
     }
@@ -196,5 +202,8 @@ fn bad_inputs_are_errors() {
     let ee = integrator_from_name("explicit-euler").unwrap();
     let big = LinearOscillator { omega: 1e200, damping_ratio: 0.0 };
     let (mut x, mut v) = ([1e100], [0.0]);
-    assert!(matches!(ee.step(&big, 0.0, 1.0, &mut x, &mut v), Err(IntegratorError::NonFinite { .. })));
+    assert!(matches!(
+        ee.step(&big, 0.0, 1.0, &mut x, &mut v),
+        Err(IntegratorError::NonFinite { .. })
+    ));
 }

@@ -48,9 +48,14 @@ impl LcpSolver for Enumeration {
                 z[i] = a[r][k];
             }
             let w = lcp.w_of(&z);
-            let ok = z.iter().all(|v| *v >= -1e-12 * scale) && w.iter().all(|v| *v >= -1e-12 * scale);
+            let ok =
+                z.iter().all(|v| *v >= -1e-12 * scale) && w.iter().all(|v| *v >= -1e-12 * scale);
             if ok {
-                return Ok(Outcome::new(z.iter().map(|v| v.max(0.0)).collect(), Status::Solved, mask as usize));
+                return Ok(Outcome::new(
+                    z.iter().map(|v| v.max(0.0)).collect(),
+                    Status::Solved,
+                    mask as usize,
+                ));
             }
         }
         Ok(Outcome::new(vec![0.0; n], Status::Stalled, 1 << n))
@@ -69,15 +74,15 @@ fn gauss(a: &mut [Vec<f64>], k: usize) -> bool {
         for r in 0..k {
             if r != c {
                 let f = a[r][c] / a[c][c];
-                for j in c..=k {
-                    let v = a[c][j];
-                    a[r][j] -= f * v;
+                let pivot_row = a[c].clone();
+                for (x, v) in a[r].iter_mut().zip(&pivot_row).skip(c) {
+                    *x -= f * v;
                 }
             }
         }
     }
-    for r in 0..k {
-        a[r][k] /= a[r][r];
+    for (r, row) in a.iter_mut().enumerate().take(k) {
+        row[k] /= row[r];
     }
     true
 }

@@ -3,7 +3,13 @@
 
 use crate::registry::Registry;
 
+pub mod auto;
+pub mod bpp;
+pub mod enumerate;
+
 /// Registers every built-in solver.
 pub fn register_all(registry: &mut Registry) {
-    let _ = registry;
+    bpp::register(registry);
+    enumerate::register(registry);
+    auto::register(registry);
 }

@@ -3,7 +3,11 @@
 
 use crate::registry::Registry;
 
+pub mod lemke;
+pub mod murty;
+
 /// Registers every built-in solver.
 pub fn register_all(registry: &mut Registry) {
-    let _ = registry;
+    lemke::register(registry);
+    murty::register(registry);
 }

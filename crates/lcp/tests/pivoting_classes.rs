@@ -86,6 +86,31 @@ proptest! {
         assert_solved("lemke", &lcp);
     }
 
+    /// Integer data with q in {-1, 0, 1}: exact ties in the first step and zero basic values
+    /// later, so the lexicographic rule decides many pivots.
+    #[test]
+    fn lemke_solves_degenerate_integer_p_problems(
+        n in 2usize..12,
+        entries in proptest::collection::vec(-2i32..=2, 144),
+        signs in proptest::collection::vec(-1i32..=1, 12),
+    ) {
+        let mut rows = vec![vec![0.0; n]; n];
+        for i in 0..n {
+            let mut off = 0.0;
+            for j in 0..n {
+                if i != j {
+                    rows[i][j] = f64::from(entries[i * 12 + j]);
+                    off += rows[i][j].abs();
+                }
+            }
+            rows[i][i] = off + 1.0;
+        }
+        let q: Vec<f64> = signs[..n].iter().map(|&s| f64::from(s)).collect();
+        let lcp = Lcp::from_dense_rows(&rows, q).expect("valid");
+        assert_solved("lemke", &lcp);
+        assert_solved("murty", &lcp);
+    }
+
     #[test]
     fn lemke_certifies_copositive_plus_infeasible(n in 2usize..40, seed in 0u64..1_000_000) {
         let (lcp, _) = generate::random_copositive_plus_infeasible(n, seed);
@@ -154,8 +179,8 @@ fn three_isolated_solutions_and_lemke_finds_one() {
 
 #[test]
 fn degenerate_p_matrix_ratio_tie_does_not_cycle() {
-    // Both rows tie in the first ratio test: q_i / d_i = (-1, -2) -> z0 = 2 from row 2, and
-    // after it row 1 reaches zero together with z0's row.
+    // z0 enters at 2 (row 2); then z_2 enters and its ratio test ties w_1's row and z0's row
+    // (both ratios 1). Unique solution z = (0, 1) with w = (0, 0): degenerate.
     let lcp = dense(&[&[2.0, 1.0], &[0.0, 2.0]], &[-1.0, -2.0]);
     for spec in ["lemke", "murty"] {
         let sol = assert_solved(spec, &lcp);

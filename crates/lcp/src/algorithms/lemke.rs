@@ -130,7 +130,11 @@ impl SolverParams for LemkeParams {
             return Err(Self::bad("tol", &self.tol.to_string(), "expected a number > 0"));
         }
         if !(self.pivot_tol > 0.0 && self.pivot_tol < 1.0) {
-            return Err(Self::bad("pivot_tol", &self.pivot_tol.to_string(), "expected 0 < pivot_tol < 1"));
+            return Err(Self::bad(
+                "pivot_tol",
+                &self.pivot_tol.to_string(),
+                "expected 0 < pivot_tol < 1",
+            ));
         }
         if self.max_iter == Some(0) {
             return Err(Self::bad("max_iter", "0", "expected an integer >= 1"));
@@ -688,6 +692,28 @@ mod tests {
 
     fn close(a: f64, b: f64) -> bool {
         (a - b).abs() <= 1e-12 * (1.0 + b.abs())
+    }
+
+    #[test]
+    fn lexicographic_rule_breaks_a_tie_on_rows_of_the_inverse() {
+        // M = I, q = -e: the first step ties every row (largest index wins); then z_3 enters
+        // with ratios (0, 0, 1), and rows 1 and 2 of B^-1, (1, 0, -1) and (0, 1, -1), decide
+        // for row 2 (index 1).
+        let lcp = dense(&[&[1.0, 0.0, 0.0], &[0.0, 1.0, 0.0], &[0.0, 0.0, 1.0]], &[-1.0; 3]);
+        let mut t = Tableau::new(&lcp, vec![1.0; 3]);
+        let (mut c, mut fused, mut direct) = (vec![0.0; 3], vec![0.0; 3], vec![0.0; 3]);
+        t.column_of(Var::Z0, &mut c);
+        let r = t.first_row();
+        assert_eq!(r, 2);
+        t.pivot(r, Var::Z0, &c, Some(Var::Z(2)), &mut fused);
+        t.column_of(Var::Z(2), &mut direct);
+        for (a, b) in fused.iter().zip(&direct) {
+            assert!(close(*a, *b), "fused {fused:?} vs direct {direct:?}");
+        }
+        assert_eq!(t.ratio_test(&fused, DEFAULT_PIVOT_TOL), Some(1));
+        let sol = solve(&lcp, LemkeParams::default());
+        assert_eq!(sol.status, Status::Solved);
+        assert!(sol.z.iter().all(|v| close(*v, 1.0)), "z = {:?}", sol.z);
     }
 
     #[test]

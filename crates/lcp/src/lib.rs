@@ -25,6 +25,7 @@
 //! driver ([`solver::run_solver`]), never copied from a solver's loop.
 
 pub mod algorithms;
+pub mod formats;
 pub mod generate;
 pub mod merit;
 pub mod problem;
@@ -32,6 +33,7 @@ pub mod registry;
 pub mod solver;
 pub mod status;
 
+pub use formats::{read_problem, write_problem, Format, FormatError, FormatErrorKind};
 pub use merit::{evaluate, Merit};
 pub use problem::{Lcp, Matrix, ProblemError};
 pub use registry::{solver_from_spec, ParamDoc, Registry, SolverParams, SpecError};

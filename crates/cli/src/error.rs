@@ -34,12 +34,15 @@ pub fn clap_exit(e: &clap::Error) -> ExitCode {
         }
         _ => {
             let rendered = e.render().to_string();
-            let first = rendered
+            let text: Vec<&str> = rendered
                 .lines()
                 .map(str::trim)
-                .find(|l| !l.is_empty())
-                .unwrap_or("invalid command line");
-            let first = first.strip_prefix("error: ").unwrap_or(first);
+                .take_while(|l| !l.starts_with("Usage:"))
+                .filter(|l| !l.is_empty())
+                .collect();
+            let joined = text.join(" ");
+            let first = joined.strip_prefix("error: ").unwrap_or(&joined);
+            let first = if first.is_empty() { "invalid command line" } else { first };
             eprintln!("signorini: {first} (see `signorini --help`)");
             ExitCode::from(2)
         }

@@ -138,7 +138,9 @@ fn dat_empty_and_truncated() {
         matches!(k, FormatErrorKind::AbsurdSize { .. } | FormatErrorKind::Truncated { .. })
     });
     assert!(e.line.is_some());
-    let e = check("2\n0\n", Format::SiconosDat, |k| matches!(k, FormatErrorKind::Truncated { .. }));
+    let e = check("2\n0\n", Format::SiconosDat, |k| {
+        matches!(k, FormatErrorKind::AbsurdSize { .. } | FormatErrorKind::Truncated { .. })
+    });
     assert_eq!(e.line, Some(2), "{e}");
 }
 
@@ -206,7 +208,7 @@ fn dat_inconsistent_sparse_block_layouts() {
         "2 1 2 2 1 1 1 2 2 2 1 1 1 0 0 2 1 1 2 -5 -6", // index1 does not start at 0
         "2 1 2 2 1 1 1 2 2 2 1 0 1 5 0 2 1 1 2 -5 -6", // index2 out of range
         "2 1 2 2 1 1 1 2 2 2 1 0 1 0 4 2 1 1 2 -5 -6", // wrong block number
-        "2 1 2 2 1 2 1 1 2 2 3 1 0 1 1 0 0 2 -5 -6",   // blocksize0 not increasing
+        "2 1 2 2 1 2 1 1 1 2 3 1 0 1 1 0 0 2 1 -5 -6", // blocksize0 not increasing
     ] {
         check(bad, Format::SiconosDat, |k| matches!(k, FormatErrorKind::Layout(_)));
     }

@@ -344,7 +344,13 @@ impl<'a> Tokens<'a> {
 
     /// A finite f64; `what` names the entry in errors.
     pub(crate) fn f64(&mut self, what: impl Fn() -> String) -> Result<f64, FormatError> {
-        let (line, tok) = self.next_token(&what())?;
+        let Some(&(line, tok)) = self.toks.get(self.pos) else {
+            return Err(FormatError::at_line(
+                FormatErrorKind::Truncated { expected: what() },
+                self.last_line,
+            ));
+        };
+        self.pos += 1;
         match tok.parse::<f64>() {
             Ok(v) if v.is_finite() => Ok(v),
             Ok(_) => Err(FormatError::at(FormatErrorKind::NonFinite { what: what() }, line, tok)),

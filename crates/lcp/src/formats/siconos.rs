@@ -133,7 +133,16 @@ fn read_sbm(t: &mut Tokens<'_>, n: usize) -> Result<Matrix, FormatError> {
     let blocknumber0 = t.usize("blocknumber0 (block rows)")?;
     let blocknumber1 = t.usize("blocknumber1 (block columns)")?;
     // Each stored block needs at least its number and one value.
-    t.ensure("nbblocks", nbblocks.checked_mul(2))?;
+    if nbblocks > t.remaining() / 2 {
+        return Err(FormatError::at_line(
+            FormatErrorKind::AbsurdSize {
+                what: "nbblocks".into(),
+                value: nbblocks.to_string(),
+                available: t.remaining(),
+            },
+            nb_line,
+        ));
+    }
     let bs0 = read_cumulative(t, blocknumber0, n, "blocksize0")?;
     let bs1 = read_cumulative(t, blocknumber1, n, "blocksize1")?;
     let filled_line = t.line();

@@ -20,13 +20,15 @@ pub struct SimultaneousParams {
     pub options: SolveOptions,
     /// A contact approaches when u_i < -velocity_tol * max|u-| (default 1e-9).
     pub velocity_tol: f64,
-    /// Limit on follow-up passes (default 64).
+    /// Limit on passes (default 1000). With e near 1 and strongly coupled contacts the
+    /// follow-up impacts can ping-pong: on 2000 random SPD W (n <= 5, e in [0, 1]) 2% needed
+    /// more than 64 passes and none more than 1000.
     pub max_passes: usize,
 }
 
 impl Default for SimultaneousParams {
     fn default() -> Self {
-        Self { options: SolveOptions::default(), velocity_tol: 1e-9, max_passes: 64 }
+        Self { options: SolveOptions::default(), velocity_tol: 1e-9, max_passes: 1000 }
     }
 }
 

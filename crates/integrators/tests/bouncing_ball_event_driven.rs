@@ -175,3 +175,22 @@ fn release_time_is_located() {
     let q1 = 40.0 / 2.0 / 6.0 * (1.0 - t_release).powi(3);
     assert!((r.end.q[0] - q1).abs() <= 1e-9, "{} vs {q1}", r.end.q[0]);
 }
+
+#[test]
+fn inelastic_ball_rests_after_one_impact() {
+    // e = 0: one impact at t1, u+ = 0, the acceleration LCP keeps the contact closed (N = mg).
+    let b = BouncingBall { restitution: 0.0, ..ball() };
+    let solver = common::solver();
+    for (name, flight) in flights() {
+        let params = EventDrivenParams { flight, ..EventDrivenParams::default() };
+        let r = simulate_event_driven(&b, &b, solver.as_ref(), 0.0, &[H0], &[0.0], 2.0, &params)
+            .unwrap();
+        assert_eq!(r.impacts.len(), 1, "{name}");
+        assert!((r.impacts[0].t - b.exact_impact_time(H0, 1)).abs() <= 1e-9, "{name}");
+        let v1 = (2.0 * 9.81 * H0).sqrt();
+        assert!((r.impacts[0].energy_before - 0.5 * v1 * v1).abs() <= 1e-9 * v1 * v1);
+        assert!(r.impacts[0].energy_after.abs() <= 1e-18, "{name}");
+        assert!(r.closed[0] && r.accumulations.is_empty(), "{name}");
+        assert!(r.end.q[0].abs() <= 1e-9 && r.end.v[0].abs() <= 1e-12, "{name}: {:?}", r.end);
+    }
+}

@@ -16,6 +16,8 @@
 //! - [`acceleration`]: the acceleration-level LCP and the constrained motion.
 //! - [`event_driven`]: the event-driven scheme.
 //! - [`moreau_jean`]: the Moreau–Jean theta-method.
+//! - [`position_lcp`]: the position-level time-stepping LCP (Stewart–Trinkle / Tedrake, no
+//!   friction).
 //! - [`convergence`]: observed orders by least squares.
 
 pub mod acceleration;
@@ -24,6 +26,7 @@ pub mod event_driven;
 pub mod model;
 pub mod moreau_jean;
 pub mod penalty;
+pub mod position_lcp;
 pub mod roots;
 pub mod smooth;
 pub mod system;
@@ -33,6 +36,7 @@ pub use event_driven::{simulate_event_driven, EventDrivenParams, EventDrivenRun,
 pub use model::{BouncingBall, ContactModel, FreeMotion, MechanicalSystem};
 pub use moreau_jean::{simulate_moreau_jean, MoreauJeanParams, MoreauJeanRun, OnSolverFailure};
 pub use penalty::{PenaltyLaw, PenaltyPointMass};
+pub use position_lcp::{simulate_position_lcp, PositionLcpParams};
 pub use smooth::{
     integrate, integrator_from_name, ExplicitEuler, ImplicitEuler, ImplicitMidpoint, Integrator,
     IntegratorError, NewtonParams, Rk4, StormerVerlet, SymplecticEuler,

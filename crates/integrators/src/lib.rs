@@ -18,6 +18,7 @@
 //! - [`moreau_jean`]: the Moreau–Jean theta-method.
 //! - [`position_lcp`]: the position-level time-stepping LCP (Stewart–Trinkle / Tedrake, no
 //!   friction).
+//! - [`stewart_trinkle`]: Stewart–Trinkle / Anitescu–Potra with the polyhedral friction cone.
 //! - [`convergence`]: observed orders by least squares.
 
 pub mod acceleration;
@@ -29,6 +30,7 @@ pub mod penalty;
 pub mod position_lcp;
 pub mod roots;
 pub mod smooth;
+pub mod stewart_trinkle;
 pub mod system;
 
 pub use convergence::observed_order;
@@ -41,4 +43,5 @@ pub use smooth::{
     integrate, integrator_from_name, ExplicitEuler, ImplicitEuler, ImplicitMidpoint, Integrator,
     IntegratorError, NewtonParams, Rk4, StormerVerlet, SymplecticEuler,
 };
+pub use stewart_trinkle::{simulate_stewart_trinkle, FrictionModel, StewartTrinkleParams};
 pub use system::{LinearOscillator, SecondOrderSystem, SystemError};

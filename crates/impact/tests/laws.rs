@@ -119,7 +119,13 @@ fn energy_scale(p: &ImpactProblem, imp: &[f64]) -> f64 {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(200))]
+    #![proptest_config(ProptestConfig {
+        cases: 200,
+        failure_persistence: Some(Box::new(
+            proptest::test_runner::FileFailurePersistence::WithSource("proptest-regressions"),
+        )),
+        ..ProptestConfig::default()
+    })]
 
     #[test]
     fn no_impact_gains_energy_for_e_at_most_one(p in impact_problem()) {

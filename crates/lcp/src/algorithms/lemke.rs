@@ -476,7 +476,7 @@ impl Tableau {
     /// Lexicographic minimum ratio test on the entering column c; None on a ray.
     fn ratio_test(&mut self, c: &[f64], pivot_tol: f64) -> Option<usize> {
         let cmax = c.iter().fold(0.0f64, |a, v| a.max(v.abs()));
-        if !(cmax > 0.0) {
+        if cmax.is_nan() || cmax <= 0.0 {
             return None;
         }
         let thr = pivot_tol * cmax;

@@ -26,6 +26,7 @@
 
 pub mod algorithms;
 pub mod diagnostics;
+pub mod formats;
 pub mod generate;
 pub mod merit;
 pub mod problem;
@@ -33,6 +34,7 @@ pub mod registry;
 pub mod solver;
 pub mod status;
 
+pub use formats::{read_problem, write_problem, Format, FormatError, FormatErrorKind};
 pub use merit::{evaluate, Merit};
 pub use problem::{Lcp, Matrix, ProblemError};
 pub use registry::{solver_from_spec, ParamDoc, Registry, SolverParams, SpecError};

@@ -110,7 +110,14 @@ pub fn run(args: &InfoArgs) -> Result<Done, CliError> {
             (Some(a), Some(b)) => format!(" (min {a:.3e}, max {b:.3e})"),
             _ => String::new(),
         };
-        let _ = writeln!(s, "diagonal   {}{range}", serde_json::to_value(d.diagonal).ok().and_then(|v| v.as_str().map(String::from)).unwrap_or_default());
+        let _ = writeln!(
+            s,
+            "diagonal   {}{range}",
+            serde_json::to_value(d.diagonal)
+                .ok()
+                .and_then(|v| v.as_str().map(String::from))
+                .unwrap_or_default()
+        );
         s
     };
     Ok(Done { stdout, code: 0 })

@@ -77,8 +77,8 @@ fn options(args: &SolveArgs) -> Result<SolveOptions, CliError> {
 /// Runs the solve.
 pub fn run(args: &SolveArgs) -> Result<Done, CliError> {
     let options = options(args)?;
-    let solver = build_solver(&args.solver)?;
     let lcp = formats::read_problem(&args.file, args.format)?;
+    let solver = build_solver(&args.solver)?;
     let warm = match &args.warm_start {
         Some(path) => {
             let z = formats::read_warm_start(path)?;

@@ -25,6 +25,7 @@
 //! driver ([`solver::run_solver`]), never copied from a solver's loop.
 
 pub mod algorithms;
+pub mod diagnostics;
 pub mod formats;
 pub mod generate;
 pub mod merit;

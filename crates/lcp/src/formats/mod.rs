@@ -59,15 +59,14 @@ impl Format {
     /// The format a path names by its extension (`.json`, `.dat`, `.mtx`); an existing
     /// directory is MatrixMarket (`M.mtx` + `q.mtx` inside it).
     pub fn from_path(path: &Path) -> Option<Format> {
-        let by_ext = path
-            .extension()
-            .and_then(|e| e.to_str())
-            .and_then(|e| match e.to_ascii_lowercase().as_str() {
+        let by_ext = path.extension().and_then(|e| e.to_str()).and_then(|e| {
+            match e.to_ascii_lowercase().as_str() {
                 "json" => Some(Format::Json),
                 "dat" => Some(Format::SiconosDat),
                 "mtx" => Some(Format::MatrixMarket),
                 _ => None,
-            });
+            }
+        });
         by_ext.or_else(|| path.is_dir().then_some(Format::MatrixMarket))
     }
 }

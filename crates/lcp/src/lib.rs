@@ -13,12 +13,10 @@
 //! ```
 //! use signorini_lcp::{Lcp, SolveOptions, Registry, Status};
 //! let lcp = Lcp::from_dense_rows(&[vec![2.0, 1.0], vec![1.0, 2.0]], vec![-3.0, -3.0]).unwrap();
-//! # if Registry::builtin().names().contains(&"lemke") {
 //! let solver = Registry::builtin().build("lemke").unwrap();
 //! let sol = solver.solve(&lcp, &SolveOptions::default(), None).unwrap();
 //! assert_eq!(sol.status, Status::Solved);
 //! assert!((sol.z[0] - 1.0).abs() < 1e-12);
-//! # }
 //! ```
 //!
 //! Every [`Solution`] carries the residual `||min(z, w)||_2 / ||q||_2` recomputed from z by the

@@ -3,7 +3,10 @@
 
 use crate::registry::Registry;
 
+pub(crate) mod jacobian_system;
+pub mod newton_fb;
+
 /// Registers every built-in solver.
 pub fn register_all(registry: &mut Registry) {
-    let _ = registry;
+    newton_fb::register(registry);
 }

@@ -119,7 +119,7 @@ fn shift_into_interior(z: &mut [f64], w: &mut [f64]) {
 fn step_to_boundary(x: &[f64], dx: &[f64]) -> f64 {
     x.iter()
         .zip(dx)
-        .filter(|(_, &d)| d < 0.0)
+        .filter(|pair| *pair.1 < 0.0)
         .map(|(&xi, &d)| -xi / d)
         .fold(1.0, f64::min)
 }
@@ -223,7 +223,8 @@ impl LcpSolver for Ipm {
             let rc_aff: Vec<f64> = z.iter().zip(&w).map(|(a, b)| -a * b).collect();
             let aff = match direction(lcp, &mut sys, &z, &r, &rc_aff, ctx) {
                 Ok(dir) => dir,
-                Err(Breakdown::Linear) | Err(Breakdown::NotMonotone) => {
+                // A failed solve or proof of non-monotonicity: the method does not apply.
+                Err(Breakdown::Linear | Breakdown::NotMonotone) => {
                     return Ok(Outcome::new(z, Status::NumericalFailure, iterations));
                 }
             };

@@ -3,10 +3,16 @@
 
 use crate::registry::Registry;
 
-pub(crate) mod jacobian_system;
+pub mod ipm;
+pub mod jacobian_system;
 pub mod newton_fb;
+pub mod newton_min;
+pub mod qp;
 
 /// Registers every built-in solver.
 pub fn register_all(registry: &mut Registry) {
     newton_fb::register(registry);
+    newton_min::register(registry);
+    ipm::register(registry);
+    qp::register(registry);
 }

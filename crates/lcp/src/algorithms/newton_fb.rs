@@ -162,11 +162,8 @@ pub(crate) fn merit_scale(lcp: &Lcp) -> f64 {
 /// How one globalised Fischer–Burmeister step ended.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum FbStep {
-    /// A step was taken (the Newton direction, or the gradient when `gradient`).
-    Taken {
-        /// True when the steepest-descent fallback was used.
-        gradient: bool,
-    },
+    /// A step was taken (along the Newton direction or the steepest-descent fallback).
+    Taken,
     /// ∇Ψ vanished (relative to Ψ) or no step gave sufficient decrease.
     Stationary,
 }
@@ -262,14 +259,14 @@ impl FbWork {
         }
         let newton_ok = self.newton_direction(lcp, params, psi0, ctx);
         if newton_ok && self.line_search(lcp, params, z, w, psi0) {
-            return FbStep::Taken { gradient: false };
+            return FbStep::Taken;
         }
         for i in 0..n {
             self.d[i] = -self.grad[i];
         }
         ctx.mul_vec(lcp, &self.d, &mut self.md);
         if self.line_search(lcp, params, z, w, psi0) {
-            FbStep::Taken { gradient: true }
+            FbStep::Taken
         } else {
             FbStep::Stationary
         }
@@ -311,7 +308,7 @@ impl FbWork {
         psi0: f64,
     ) -> bool {
         let slope: f64 = self.grad.iter().zip(&self.d).map(|(g, d)| g * d).sum();
-        if !(slope < 0.0) {
+        if slope.is_nan() || slope >= 0.0 {
             return false;
         }
         let mut t = 1.0;

@@ -356,4 +356,71 @@ mod tests {
         let s = Registry::builtin().build("newton-min").expect("spec");
         assert!(s.solve(&lcp, &SolveOptions::default(), Some(&[f64::NAN, 0.0, 0.0])).is_err());
     }
+
+    /// A 3x3 P-matrix problem on which plain Newton-min cycles with period 3 (index sets
+    /// {1}, {2}, {3} in turn). Found by a search (run once, outside the test suite) over
+    /// integer data: off-diagonal M_ij, q_i, z0_i uniform in {-4..4}, M_ii in {1, 2, 3},
+    /// kept when every principal minor is > 0.05 and 40 plain steps neither solve nor stop
+    /// (Knuth's 64-bit MMIX LCG seeded 12345; the second hit, at draw 2997).
+    /// Ben Gharbia and Gilbert (2012) show such n = 3 examples exist.
+    fn cycling_example() -> (Lcp, Vec<f64>) {
+        let m = vec![vec![2.0, 1.0, -1.0], vec![-3.0, 1.0, 4.0], vec![2.0, -1.0, 3.0]];
+        let lcp = Lcp::from_dense_rows(&m, vec![-1.0, -1.0, -1.0]).expect("valid");
+        (lcp, vec![1.0, -1.0, 0.0])
+    }
+
+    /// Plain Newton-min written out independently of the solver: the next z solves z_i = 0
+    /// for z_i <= w_i and (Mz + q)_i = 0 otherwise.
+    fn plain_newton_min_index_sets(lcp: &Lcp, z0: &[f64], steps: usize) -> Vec<Vec<bool>> {
+        let n = lcp.n();
+        let mut z = z0.to_vec();
+        let mut sets = Vec::new();
+        for _ in 0..steps {
+            let w = lcp.w_of(&z);
+            let set: Vec<bool> = (0..n).map(|i| z[i] <= w[i]).collect();
+            let a = faer::Mat::from_fn(n, n, |i, j| {
+                if set[i] {
+                    if i == j {
+                        1.0
+                    } else {
+                        0.0
+                    }
+                } else {
+                    lcp.get(i, j)
+                }
+            });
+            let rhs = faer::Mat::from_fn(n, 1, |i, _| if set[i] { 0.0 } else { -lcp.q()[i] });
+            use faer::linalg::solvers::Solve;
+            let x = a.partial_piv_lu().solve(&rhs);
+            z = (0..n).map(|i| x[(i, 0)]).collect();
+            sets.push(set);
+        }
+        sets
+    }
+
+    #[test]
+    fn ben_gharbia_gilbert_cycle_plain_cycles_and_hybrid_converges() {
+        let (lcp, z0) = cycling_example();
+        // The matrix is a P-matrix: every principal minor is positive.
+        let m = lcp.dense_rows();
+        let minor2 = |i: usize, j: usize| m[i][i] * m[j][j] - m[i][j] * m[j][i];
+        assert!((0..3).all(|i| m[i][i] > 0.0));
+        assert!(minor2(0, 1) > 0.0 && minor2(0, 2) > 0.0 && minor2(1, 2) > 0.0);
+        let det = m[0][0] * minor2(1, 2) - m[0][1] * (m[1][0] * m[2][2] - m[1][2] * m[2][0])
+            + m[0][2] * (m[1][0] * m[2][1] - m[1][1] * m[2][0]);
+        assert!(det > 0.0);
+        // Plain Newton-min: the index sets repeat with period 3 and never settle.
+        let sets = plain_newton_min_index_sets(&lcp, &z0, 30);
+        for k in 3..30 {
+            assert_eq!(sets[k], sets[k - 3], "period 3 at step {k}");
+        }
+        assert_ne!(sets[27], sets[28]);
+        let plain = solve("newton-min:globalization=none,max_iter=60", &lcp, Some(&z0));
+        assert_ne!(plain.status, Status::Solved);
+        assert!(plain.residual() > 1e-3);
+        // The globalised method converges from the same start.
+        let hybrid = solve("newton-min", &lcp, Some(&z0));
+        assert_eq!(hybrid.status, Status::Solved, "{:?}", hybrid.note);
+        assert!(hybrid.residual() <= 1e-10);
+    }
 }

@@ -117,11 +117,7 @@ fn shift_into_interior(z: &mut [f64], w: &mut [f64]) {
 
 /// The largest α in (0, 1] with x + α dx >= 0 (componentwise), before the fraction.
 fn step_to_boundary(x: &[f64], dx: &[f64]) -> f64 {
-    x.iter()
-        .zip(dx)
-        .filter(|pair| *pair.1 < 0.0)
-        .map(|(&xi, &d)| -xi / d)
-        .fold(1.0, f64::min)
+    x.iter().zip(dx).filter(|pair| *pair.1 < 0.0).map(|(&xi, &d)| -xi / d).fold(1.0, f64::min)
 }
 
 struct Direction {
@@ -234,9 +230,8 @@ impl LcpSolver for Ipm {
                 .sum::<f64>()
                 / n as f64;
             let sigma = (mu_aff / mu).clamp(0.0, 1.0).powi(3);
-            let rc: Vec<f64> = (0..n)
-                .map(|i| rc_aff[i] - aff.dz[i] * aff.dw[i] + sigma * mu)
-                .collect();
+            let rc: Vec<f64> =
+                (0..n).map(|i| rc_aff[i] - aff.dz[i] * aff.dw[i] + sigma * mu).collect();
             let dir = match direction(lcp, &mut sys, &z, &r, &rc, ctx) {
                 Ok(dir) => dir,
                 Err(_) => return Ok(Outcome::new(z, Status::NumericalFailure, iterations)),

@@ -268,14 +268,7 @@ fn sparse_pattern(m: &faer::sparse::SparseRowMat<usize, f64>) -> SparsePattern {
     let nnz = col_idx.len();
     // Valid by construction: sorted, unique, in range.
     let symbolic = SymbolicSparseColMat::new_checked(n, n, row_ptr, None, col_idx);
-    SparsePattern {
-        symbolic,
-        m_pos,
-        diag_pos,
-        values: vec![0.0; nnz],
-        lu_symbolic: None,
-        lu: None,
-    }
+    SparsePattern { symbolic, m_pos, diag_pos, values: vec![0.0; nnz], lu_symbolic: None, lu: None }
 }
 
 /// x -> a∘x + b∘(M x), one counted matvec.
@@ -471,8 +464,11 @@ mod tests {
     fn sparse_pattern_without_diagonal_entries_gets_them() {
         // M = [[0, 1], [1, 0]] has no stored diagonal; A = I + M must still factor.
         let lcp = Lcp::from_coo(2, &[0, 1], &[1, 0], &[1.0, 1.0], vec![1.0, 1.0]).expect("ok");
-        let mut sys =
-            JacobianSystem::new(&lcp, LinearSolver::Direct, KrylovSettings { restart: 5, max_iter: 5 });
+        let mut sys = JacobianSystem::new(
+            &lcp,
+            LinearSolver::Direct,
+            KrylovSettings { restart: 5, max_iter: 5 },
+        );
         let mut ctx = SolveContext::new(1e-10, 10);
         sys.factor(&lcp, &[2.0, 2.0], &[1.0, 1.0], &mut ctx).expect("factor");
         let mut x = vec![3.0, 3.0];

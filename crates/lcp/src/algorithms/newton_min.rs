@@ -302,9 +302,7 @@ impl LcpSolver for NewtonMin {
                     MinStep::Failed => safeguard_from = Some(theta),
                 }
             }
-            let fbw = fb.get_or_insert_with(|| {
-                FbWork::new(lcp, self.params.linear, KRYLOV)
-            });
+            let fbw = fb.get_or_insert_with(|| FbWork::new(lcp, self.params.linear, KRYLOV));
             let step = fbw.step(lcp, &fb_params, &mut z, &mut w, ctx);
             ctx.record(lcp, iterations, min_map_norm(&z, &w), &z);
             if step == FbStep::Stationary {

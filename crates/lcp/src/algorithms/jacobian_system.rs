@@ -98,6 +98,7 @@ enum Backend {
 #[derive(Debug)]
 pub struct JacobianSystem {
     backend: Backend,
+    symbolic_analyses: usize,
 }
 
 impl JacobianSystem {
@@ -115,7 +116,7 @@ impl JacobianSystem {
                 Backend::Sparse(Box::new(sparse_pattern(s)))
             }
         };
-        Self { backend }
+        Self { backend, symbolic_analyses: 0 }
     }
 
     /// Forms `A = diag(a) + diag(b) M` and factorises it (Krylov: stores the scalings and the
@@ -163,6 +164,7 @@ impl JacobianSystem {
                     let sym = SymbolicLu::try_new(p.symbolic.as_ref())
                         .map_err(|e| LinearError::Factorization(format!("{e:?}")))?;
                     p.lu_symbolic = Some(sym);
+                    self.symbolic_analyses += 1;
                 }
                 let Some(sym) = p.lu_symbolic.clone() else {
                     unreachable!("symbolic analysis was just stored")
@@ -199,6 +201,11 @@ impl JacobianSystem {
                 Ok(())
             }
         }
+    }
+
+    /// Sparse symbolic analyses done so far (one per solve at most: the pattern is fixed).
+    pub fn symbolic_analyses(&self) -> usize {
+        self.symbolic_analyses
     }
 
     /// Solves `A x = rhs` in place with the last factorisation. `rel_tol` is the relative
@@ -433,6 +440,8 @@ mod tests {
         let mut x = r.clone();
         sys.solve(lcp, &mut x, 1e-12, &mut ctx).expect("solve");
         assert!(residual(lcp, &b, &a, &x, &r) < 1e-10, "{linear:?}");
+        let expected = usize::from(lcp.is_sparse() && linear == LinearSolver::Direct);
+        assert_eq!(sys.symbolic_analyses(), expected, "one symbolic analysis for two numeric");
     }
 
     #[test]

@@ -463,6 +463,27 @@ mod tests {
     }
 
     #[test]
+    fn kink_at_the_start_uses_dfk_element() {
+        // z = 0 and q_1 = 0 put (z_1, w_1) = (0, 0) on the kink at the first iterate.
+        let lcp = Lcp::from_dense_rows(&[vec![2.0, 1.0], vec![1.0, 2.0]], vec![0.0, -3.0])
+            .expect("valid");
+        let sol = solve("newton-fb", &lcp);
+        assert_eq!(sol.status, Status::Solved);
+        assert!(sol.z[0].abs() < 1e-9 && (sol.z[1] - 1.5).abs() < 1e-9);
+    }
+
+    #[test]
+    fn zero_time_limit_stops_before_the_first_step() {
+        let lcp = generate::random_spd(20, 2);
+        let s = Registry::builtin().build("newton-fb").expect("spec");
+        let opts =
+            SolveOptions { time_limit: Some(std::time::Duration::ZERO), ..SolveOptions::default() };
+        let sol = s.solve(&lcp, &opts, None).expect("set up");
+        assert_eq!(sol.status, Status::TimeLimit);
+        assert_eq!(sol.iterations, 0);
+    }
+
+    #[test]
     fn seed_a2_infeasible_is_not_solved() {
         let lcp = Lcp::from_dense_rows(&[vec![-1.0]], vec![-1.0]).expect("valid");
         let sol = solve("newton-fb", &lcp);

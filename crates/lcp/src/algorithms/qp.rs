@@ -333,6 +333,19 @@ mod tests {
     }
 
     #[test]
+    fn psd_infeasible_gets_a_verified_farkas_vector() {
+        // M = [[1, -1], [-1, 1]] (PSD, My = 0 for y = (1, 1)), q = -e: q'y = -2 < 0.
+        let lcp = Lcp::from_dense_rows(&[vec![1.0, -1.0], vec![-1.0, 1.0]], vec![-1.0, -1.0])
+            .expect("valid");
+        let sol = solve(&lcp).expect("set up");
+        assert_eq!(sol.status, Status::Infeasible, "{:?}", sol.note);
+        let Some(Certificate::Farkas { y }) = &sol.certificate else {
+            panic!("infeasible without certificate")
+        };
+        assert!(verify_farkas(&lcp, y, 1e-9).is_ok());
+    }
+
+    #[test]
     fn nonsymmetric_matrix_is_unsupported() {
         let lcp = generate::random_p_matrix(5, 1);
         match solve(&lcp) {

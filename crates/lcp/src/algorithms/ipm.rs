@@ -21,7 +21,8 @@
 //! merit of `merit.rs` recomputed from z each iteration (the driver re-checks). Failure
 //! detection: a direction with Δz'MΔz < 0 beyond round-off proves M is not monotone
 //! (`numerical_failure`); ||z|| beyond 1e12 times its scale, or 10 consecutive steps with
-//! α < 1e-8, end as `stalled` (typical of infeasible problems).
+//! α < 1e-8, end as `stalled` (typical of infeasible problems). History measure: the merit
+//! residual of the iterate. Warm start: the given z, shifted into the interior as above.
 
 use crate::algorithms::jacobian_system::{JacobianSystem, KrylovSettings, LinearSolver};
 use crate::algorithms::newton_fb::{merit_scale, min_map_norm};
@@ -322,6 +323,10 @@ mod tests {
             .expect("valid");
         let sol = solve(&lcp, None);
         assert!(sol.status == Status::Solved || sol.status == Status::NumericalFailure);
+        // M = -1, q = 3: from z = 1, w = 2 the predictor is dz = -2 with dz'M dz = -4 < 0,
+        // which proves M is not monotone.
+        let lcp = Lcp::from_dense_rows(&[vec![-1.0]], vec![3.0]).expect("valid");
+        assert_eq!(solve(&lcp, None).status, Status::NumericalFailure);
     }
 
     #[test]

@@ -19,6 +19,9 @@
 //! faer LU with the symbolic analysis done once, or matrix-free GMRES (`linear=gmres`) with
 //! the forcing term η_k = min(0.1, ||Φ||) of inexact Newton methods (Eisenstat, Walker 1996).
 //! Warm start: the given z is the starting point (any z in R^n is admissible); cold start z = 0.
+//! History measure (`ctx.record`): ||Φ(z)||_2 after the step. Counters: one factorisation per
+//! Newton step (direct), one matvec for Md, one for M'(D_b Φ), one more at kinks; GMRES
+//! counts one matvec per inner iteration.
 
 use crate::algorithms::jacobian_system::{JacobianSystem, KrylovSettings, LinearSolver};
 use crate::merit::norm2;

@@ -19,7 +19,8 @@
 //!
 //! `globalization=none` runs the plain method (full steps, no safeguard) for studies that
 //! reproduce Ben Gharbia–Gilbert cycling; it ends in `max_iterations` when it cycles.
-//! Warm start: the given z is the starting point; cold start z = 0.
+//! Warm start: the given z is the starting point; cold start z = 0. History measure:
+//! ||min(z, w)||_2 (not normalised) after the step.
 
 use crate::algorithms::jacobian_system::{JacobianSystem, KrylovSettings, LinearSolver};
 use crate::algorithms::newton_fb::{

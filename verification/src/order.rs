@@ -84,11 +84,8 @@ mod tests {
         // err = h^2 (1 ± 10%) alternating: the fit stays near 2 although consecutive ratios
         // give 1.7 and 2.3.
         let h: Vec<f64> = (0..8).map(|k| 2f64.powi(-k)).collect();
-        let err: Vec<f64> = h
-            .iter()
-            .enumerate()
-            .map(|(k, x)| x * x * if k % 2 == 0 { 1.1 } else { 0.9 })
-            .collect();
+        let err: Vec<f64> =
+            h.iter().enumerate().map(|(k, x)| x * x * if k % 2 == 0 { 1.1 } else { 0.9 }).collect();
         let fit = observed_order(&h, &err).expect("valid levels");
         assert!((fit - 2.0).abs() < 0.1, "fit {fit}");
     }

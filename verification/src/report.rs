@@ -43,10 +43,12 @@ pub struct Provenance {
 impl Provenance {
     /// Collects the provenance of a run in workspace `root`.
     pub fn collect(root: &Path, threads: usize, seeds: Vec<u64>, selection: &str) -> Self {
-        let git = |args: &[&str]| command_output(Command::new("git").arg("-C").arg(root).args(args));
+        let git =
+            |args: &[&str]| command_output(Command::new("git").arg("-C").arg(root).args(args));
         let git_commit = git(&["rev-parse", "HEAD"]).unwrap_or_else(|| "unknown".into());
         let git_dirty = git(&["status", "--porcelain"]).map(|s| !s.trim().is_empty());
-        let rustc = command_output(Command::new("rustc").arg("-V")).unwrap_or_else(|| "unknown".into());
+        let rustc =
+            command_output(Command::new("rustc").arg("-V")).unwrap_or_else(|| "unknown".into());
         let cargo_lock = std::fs::read(root.join("Cargo.lock"))
             .map(|bytes| format!("sha256:{}", sha256_hex(&bytes)))
             .unwrap_or_else(|_| "unknown".into());
@@ -238,7 +240,8 @@ pub fn write_report(dir: &Path, report: &Report) -> Result<PathBuf, ReportError>
     };
     let plots = dir.join("plots");
     std::fs::create_dir_all(&plots).map_err(io(&plots))?;
-    let json = serde_json::to_string_pretty(report).map_err(|e| ReportError::Json(e.to_string()))?;
+    let json =
+        serde_json::to_string_pretty(report).map_err(|e| ReportError::Json(e.to_string()))?;
     let results = dir.join("results.json");
     std::fs::write(&results, json + "\n").map_err(io(&results))?;
     for (name, plot) in &report.plots {

@@ -29,10 +29,11 @@ fn solve_principal(lcp: &Lcp, active: &[usize]) -> Option<Vec<f64>> {
             return None;
         }
         a.swap(c, p);
-        for r in c + 1..k {
-            let f = a[r][c] / a[c][c];
-            for j in c..=k {
-                a[r][j] -= f * a[c][j];
+        let pivot_row = a[c].clone();
+        for row in a.iter_mut().skip(c + 1) {
+            let f = row[c] / pivot_row[c];
+            for (x, p) in row.iter_mut().zip(&pivot_row).skip(c) {
+                *x -= f * p;
             }
         }
     }

@@ -3,7 +3,10 @@
 
 use std::process::{Command, ExitCode};
 
-const STEPS: &[(&str, &[&str], &[(&str, &str)])] = &[
+/// One step: its name, the cargo arguments, and extra environment variables.
+type Step = (&'static str, &'static [&'static str], &'static [(&'static str, &'static str)]);
+
+const STEPS: &[Step] = &[
     ("fmt", &["fmt", "--all", "--", "--check"], &[]),
     ("clippy", &["clippy", "--workspace", "--all-targets", "--", "-D", "warnings"], &[]),
     ("doc", &["doc", "--workspace", "--no-deps"], &[("RUSTDOCFLAGS", "-D warnings")]),

@@ -6,7 +6,9 @@ use std::process::ExitCode;
 use std::time::SystemTime;
 
 use signorini_verification::report::run_id;
-use signorini_verification::{run, seeds, write_report, Check, Context, Provenance, Report, Selection};
+use signorini_verification::{
+    run, seeds, write_report, Check, Context, Provenance, Report, Selection,
+};
 
 struct Args {
     selection: Selection,

@@ -283,7 +283,12 @@ impl LcpCase {
         self.check(Some(solver), kind, pass, expected, observed)
     }
 
-    fn compare_sets(&self, lcp: &Lcp, want: &[Vec<f64>], got: Option<&[Vec<f64>]>) -> (bool, String) {
+    fn compare_sets(
+        &self,
+        lcp: &Lcp,
+        want: &[Vec<f64>],
+        got: Option<&[Vec<f64>]>,
+    ) -> (bool, String) {
         let Some(got) = got else { return (false, "no list of solutions returned".into()) };
         let mut distinct: Vec<&Vec<f64>> = Vec::new();
         let mut worst: f64 = 0.0;

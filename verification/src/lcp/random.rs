@@ -74,9 +74,7 @@ pub fn cases() -> Vec<LcpCase> {
         .expect(solvers::PSD, &[Expect::Solved]),
         LcpCase::new(
             "lcp/random/copositive_plus_infeasible_n50_s8",
-            &format!(
-                "{GEN}::random_copositive_plus_infeasible(50, 8); infeasible by construction"
-            ),
+            &format!("{GEN}::random_copositive_plus_infeasible(50, 8); infeasible by construction"),
             Box::new(|| Ok(random_copositive_plus_infeasible(50, 8).0)),
         )
         .seeds(&[8])

@@ -15,15 +15,10 @@ pub fn cases() -> Vec<LcpCase> {
 /// and copositive-plus, so Lemke's ray is a certificate: y = (0, 1) has M'y = (-1, 0) <= 0 and
 /// q'y = -1 < 0.
 fn skew_infeasible() -> LcpCase {
-    LcpCase::dense(
-        "lcp/tiny/skew_infeasible",
-        TINY,
-        &[&[0.0, 1.0], &[-1.0, 0.0]],
-        &[-1.0, -1.0],
-    )
-    .quick()
-    .expect(&["lemke"], &[Expect::Infeasible])
-    .expect(&["enum"], &[Expect::NoSolution])
+    LcpCase::dense("lcp/tiny/skew_infeasible", TINY, &[&[0.0, 1.0], &[-1.0, 0.0]], &[-1.0, -1.0])
+        .quick()
+        .expect(&["lemke"], &[Expect::Infeasible])
+        .expect(&["enum"], &[Expect::NoSolution])
 }
 
 /// M = [-1], q = [1]: w = 1 - z, so z = 0 (w = 1) and z = 1 (w = 0) are the only solutions.

@@ -13,11 +13,14 @@ use crate::check::{Check, CheckStatus};
 pub struct ExpectedFailure {
     /// Case id.
     pub case: &'static str,
-    /// Solver name as the case names it.
+    /// Solver name as the case names it, or [`ANY`] for a case-level check.
     pub solver: &'static str,
     /// Why it fails (the mathematics, or an issue number).
     pub reason: &'static str,
 }
+
+/// The solver key of case-level checks (those that ran no single solver).
+pub const ANY: &str = "any";
 
 /// The project's table. Add a row only with a reason that says why the failure is correct
 /// behaviour or names the issue that tracks it.
@@ -29,7 +32,8 @@ pub fn apply(checks: &mut [Check], table: &[ExpectedFailure]) {
     let map: BTreeMap<(&str, &str), &str> =
         table.iter().map(|e| ((e.case, e.solver), e.reason)).collect();
     for c in checks.iter_mut() {
-        let Some(solver) = c.solver.as_deref() else { continue };
+        // Case-level checks (no solver, e.g. `lcp.solved_by_any`) are keyed by solver `any`.
+        let solver = c.solver.as_deref().unwrap_or(ANY);
         let Some(reason) = map.get(&(c.case.as_str(), solver)) else { continue };
         match c.status {
             CheckStatus::Fail if c.observed != crate::lcp::NOT_REGISTERED => {

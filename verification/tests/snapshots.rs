@@ -13,6 +13,7 @@ fn quick_lcp_cases() -> Vec<LcpCase> {
     v.extend(lcp::tiny::cases());
     v.extend(lcp::classic::cases());
     v.extend(lcp::random::cases());
+    v.extend(lcp::siconos::cases());
     v.into_iter().filter(|c| c.quick).collect()
 }
 

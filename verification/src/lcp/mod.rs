@@ -15,6 +15,7 @@ use crate::check::{fmt_sci, fmt_vec, fmt_vec_rounded, Check};
 pub mod classic;
 pub mod random;
 pub mod seed;
+pub mod siconos;
 pub mod tiny;
 
 /// The observed text of a check whose solver is not in the registry.
@@ -555,7 +556,7 @@ pub fn cases() -> Vec<Box<dyn Case>> {
     for c in seed::cases().into_iter().chain(tiny::cases()).chain(classic::cases()) {
         v.push(Box::new(c));
     }
-    for c in random::cases() {
+    for c in random::cases().into_iter().chain(siconos::cases()) {
         v.push(Box::new(c));
     }
     v

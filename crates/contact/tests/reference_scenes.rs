@@ -33,7 +33,9 @@ fn check_pulled_block(file: &str, u: f64) {
     for a in report.normal_accelerations.as_ref().expect("acceleration level") {
         assert!(close(*a, expected_a, 1e-9, 1.0), "u = {u}: a = {a}, expected {expected_a}");
     }
-    for (n, a) in report.reactions.iter().zip(report.normal_accelerations.as_ref().unwrap_or(&vec![])) {
+    for (n, a) in
+        report.reactions.iter().zip(report.normal_accelerations.as_ref().unwrap_or(&vec![]))
+    {
         assert!(n * a <= 1e-9, "complementarity N a = {}", n * a);
     }
 }
@@ -108,9 +110,14 @@ fn box_stack_with_mass_ratios_1_10_100_1000() {
     let masses: Vec<f64> = scene.bodies[..4].iter().map(|b| b.mass).collect();
     for (c, n) in problem.contacts.iter().zip(&solution.z) {
         // The upper body of the interface is body a unless it is the floor pair.
-        let upper = if problem.body_names[c.body_b] == "floor" { c.body_a } else { c.body_a.max(c.body_b) };
+        let upper =
+            if problem.body_names[c.body_b] == "floor" { c.body_a } else { c.body_a.max(c.body_b) };
         let load: f64 = masses[upper..].iter().sum::<f64>() * G;
-        assert!(close(*n, 0.5 * load, 1e-9, 1.0), "contact {c:?}: N = {n}, expected {}", 0.5 * load);
+        assert!(
+            close(*n, 0.5 * load, 1e-9, 1.0),
+            "contact {c:?}: N = {n}, expected {}",
+            0.5 * load
+        );
     }
     for a in problem.acceleration(&solution.z) {
         assert!(a.abs() <= 1e-9 * G, "acceleration {a}");
@@ -151,7 +158,8 @@ fn granular_column_loads() {
     let solution = solve_symmetric(&problem.lcp);
     let masses: Vec<f64> = scene.bodies[..6].iter().map(|b| b.mass).collect();
     for (c, n) in problem.contacts.iter().zip(&solution.z) {
-        let upper = if problem.body_names[c.body_b] == "floor" { c.body_a } else { c.body_a.max(c.body_b) };
+        let upper =
+            if problem.body_names[c.body_b] == "floor" { c.body_a } else { c.body_a.max(c.body_b) };
         let load: f64 = masses[upper..].iter().sum::<f64>() * G;
         assert!(close(*n, load, 1e-9, 1.0), "contact {c:?}: N = {n}, expected {load}");
     }
@@ -200,8 +208,16 @@ fn incline(alpha_deg: f64, mu: f64) -> (Scene, signorini_contact::ContactProblem
     let mut scene = Scene::new(Dimension::Two, [G * a.sin(), -G * a.cos(), 0.0]);
     scene.material.friction = mu;
     scene.margin = 1e-9;
-    scene.bodies.push(Body::rigid("block", Dimension::Two, 2.0, Shape::Box { half_extents: [0.5, 0.1, 0.0] }, [0.0, 0.1, 0.0]));
-    scene.bodies.push(Body::fixed("floor", Shape::HalfSpace { normal: [0.0, 1.0, 0.0], offset: 0.0 }));
+    scene.bodies.push(Body::rigid(
+        "block",
+        Dimension::Two,
+        2.0,
+        Shape::Box { half_extents: [0.5, 0.1, 0.0] },
+        [0.0, 0.1, 0.0],
+    ));
+    scene
+        .bodies
+        .push(Body::fixed("floor", Shape::HalfSpace { normal: [0.0, 1.0, 0.0], offset: 0.0 }));
     let problem = contact_problem(&scene, Level::Acceleration, None, Some(2)).expect("assembles");
     let solution = solve_general(&problem.lcp);
     let acc = problem.acceleration(&solution.z);
@@ -234,11 +250,20 @@ fn friction_velocity_level_particle_slows_by_h_mu_g() {
         let mut scene = Scene::new(Dimension::Two, [0.0, -G, 0.0]);
         scene.material.friction = 0.3;
         scene.margin = 1e-9;
-        let mut disk = Body::particle("disk", Dimension::Two, 1.5, Shape::Sphere { radius: 0.2 }, [0.0, 0.2, 0.0]);
+        let mut disk = Body::particle(
+            "disk",
+            Dimension::Two,
+            1.5,
+            Shape::Sphere { radius: 0.2 },
+            [0.0, 0.2, 0.0],
+        );
         disk.velocity = [v0, 0.0, 0.0];
         scene.bodies.push(disk);
-        scene.bodies.push(Body::fixed("floor", Shape::HalfSpace { normal: [0.0, 1.0, 0.0], offset: 0.0 }));
-        let problem = contact_problem(&scene, Level::Velocity, Some(0.01), None).expect("assembles");
+        scene
+            .bodies
+            .push(Body::fixed("floor", Shape::HalfSpace { normal: [0.0, 1.0, 0.0], offset: 0.0 }));
+        let problem =
+            contact_problem(&scene, Level::Velocity, Some(0.01), None).expect("assembles");
         let solution = solve_general(&problem.lcp);
         let v = problem.next_velocity(&solution.z);
         assert!(close(v[0], expected, 1e-9, 1.0), "v0 = {v0}: v+ = {}, expected {expected}", v[0]);

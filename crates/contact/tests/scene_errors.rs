@@ -65,7 +65,9 @@ fn unknown_shape_key() {
 fn negative_mass_names_body_and_key() {
     let text = BLOCK.replace("mass = 2.0", "mass = -2.0");
     let err = toml_err(&text);
-    assert!(matches!(&err, SceneError::Invalid { key, body: Some(b), .. } if key == "mass" && b == "block"));
+    assert!(
+        matches!(&err, SceneError::Invalid { key, body: Some(b), .. } if key == "mass" && b == "block")
+    );
     check(err, &["block", "mass"]);
 }
 
@@ -96,7 +98,10 @@ orientation = [1.0, 0.1, 0.0, 0.0]
 
 #[test]
 fn angle_in_3d_and_orientation_in_2d() {
-    let text = BLOCK.replace("position = [0.0, 0.25]", "position = [0.0, 0.25]\norientation = [1.0, 0.0, 0.0, 0.0]");
+    let text = BLOCK.replace(
+        "position = [0.0, 0.25]",
+        "position = [0.0, 0.25]\norientation = [1.0, 0.0, 0.0, 0.0]",
+    );
     check(toml_err(&text), &["orientation"]);
 }
 

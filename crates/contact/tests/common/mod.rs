@@ -5,7 +5,7 @@
 #![allow(dead_code)]
 
 use signorini_lcp::{
-    run_solver, LcpSolver, Lcp, Outcome, Registry, Solution, SolveContext, SolveError,
+    run_solver, Lcp, LcpSolver, Outcome, Registry, Solution, SolveContext, SolveError,
     SolveOptions, Status,
 };
 
@@ -128,7 +128,13 @@ impl LcpSolver for TestLemke {
                     None => Some(i),
                     Some(b) => {
                         let db = t[b][enter];
-                        let key = |row: usize, d: f64, k: usize| if k == 0 { rhs[row] / d } else { t[row][k - 1] / d };
+                        let key = |row: usize, d: f64, k: usize| {
+                            if k == 0 {
+                                rhs[row] / d
+                            } else {
+                                t[row][k - 1] / d
+                            }
+                        };
                         let mut choose = b;
                         for k in 0..=n {
                             let (x, y) = (key(i, d, k), key(b, db, k));

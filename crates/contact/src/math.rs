@@ -59,7 +59,7 @@ impl Quat {
     }
 
     /// Hamilton product self * other.
-    pub fn mul(self, o: Quat) -> Quat {
+    pub fn compose(self, o: Quat) -> Quat {
         let [a1, b1, c1, d1] = self.0;
         let [a2, b2, c2, d2] = o.0;
         Quat([

@@ -125,8 +125,8 @@ pub fn generalized_force(scene: &Scene, layout: &DofLayout) -> Vec<f64> {
             continue;
         }
         let mut spatial = [0.0; 6];
-        for k in 0..3 {
-            spatial[k] = body.mass * scene.gravity[k] + body.force[k];
+        for ((s, g), f) in spatial.iter_mut().zip(scene.gravity).zip(body.force) {
+            *s = body.mass * g + f;
         }
         if body.kind == BodyKind::Rigid && scene.dimension == Dimension::Three {
             let r = body.rotation();

@@ -1,6 +1,7 @@
 //! Property tests on random configurations: J against central finite differences of the gap
 //! functions, J'v against second differences, W = J M^-1 J^T symmetric, PSD and equal to the
 //! generic dense product, and the parallel assembly independent of the thread count.
+#![allow(clippy::needless_range_loop)] // matrix tests read best with indices
 
 use proptest::prelude::*;
 use signorini_contact::math::{add, scale};
@@ -21,7 +22,7 @@ fn advance(bodies: &[Body], t: f64) -> Vec<Body> {
                 BodyKind::Rigid => {
                     b.position = add(b.position, scale(t, b.velocity));
                     b.orientation = Quat::from_rotation_vector(scale(t, b.angular_velocity))
-                        .mul(b.orientation)
+                        .compose(b.orientation)
                         .normalized();
                 }
             }

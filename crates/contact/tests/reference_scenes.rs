@@ -2,6 +2,7 @@
 //! A5; V-groove statics; box stack; singular four-corner box; granular column), each read from
 //! its file in verification/scenes/ and solved by name through the registry (or the test-only
 //! solvers of `common` while none is registered).
+#![allow(clippy::needless_range_loop)] // matrix tests read best with indices
 
 mod common;
 

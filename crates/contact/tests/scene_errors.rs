@@ -1,5 +1,6 @@
 //! Bad scenes give typed errors that name the key (and the body), never a panic: unknown keys
 //! and shapes, negative mass, non-unit quaternions, NaN, wrong lengths, in TOML and JSON.
+#![allow(clippy::needless_range_loop)] // matrix tests read best with indices
 
 use signorini_contact::{Scene, SceneError};
 

@@ -89,12 +89,23 @@ pub struct Outcome {
     pub certificate: Option<Certificate>,
     /// All solutions found (only `enum` fills this).
     pub all_solutions: Option<Vec<Vec<f64>>>,
+    /// Why the solver stopped, when it has more to say than the status (e.g. the row with a
+    /// zero pivot); passed on as [`Solution::note`] unless the driver overrides the status.
+    pub note: Option<String>,
 }
 
 impl Outcome {
     /// A plain outcome with no pivots, certificate or solution list.
     pub fn new(z: Vec<f64>, status: Status, iterations: usize) -> Self {
-        Self { z, status, iterations, pivots: None, certificate: None, all_solutions: None }
+        Self {
+            z,
+            status,
+            iterations,
+            pivots: None,
+            certificate: None,
+            all_solutions: None,
+            note: None,
+        }
     }
 }
 
@@ -323,7 +334,7 @@ fn finish(
 ) -> Result<Solution, SolveError> {
     let n = lcp.n();
     let mut z = outcome.z;
-    let mut note = None;
+    let mut note = outcome.note;
     if z.len() != n {
         note = Some(format!("solver returned z of length {} for n = {n}", z.len()));
         z = vec![0.0; n];

@@ -3,7 +3,25 @@
 
 use crate::registry::Registry;
 
+pub mod apgd;
+pub mod auto;
+pub mod bpgs;
+pub mod bpp;
+pub mod enumerate;
+pub mod lemke;
+pub mod murty;
+pub mod pgs;
+pub mod pgs_colored;
+
 /// Registers every built-in solver.
 pub fn register_all(registry: &mut Registry) {
-    let _ = registry;
+    lemke::register(registry);
+    murty::register(registry);
+    bpp::register(registry);
+    enumerate::register(registry);
+    pgs::register(registry);
+    bpgs::register(registry);
+    pgs_colored::register(registry);
+    apgd::register(registry);
+    auto::register(registry);
 }

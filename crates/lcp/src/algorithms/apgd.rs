@@ -1,0 +1,434 @@
+//! Accelerated projected gradient descent (`apgd`) on min ½z'Mz + q'z, z >= 0, for symmetric
+//! positive semidefinite M (Nesterov 1983, "A method for solving the convex programming problem
+//! with convergence rate O(1/k^2)"; FISTA, Beck & Teboulle 2009, "A fast iterative
+//! shrinkage-thresholding algorithm for linear inverse problems", SIAM J. Imaging Sci. 2), with
+//! adaptive restart (O'Donoghue & Candès 2015, "Adaptive restart for accelerated gradient
+//! schemes", Found. Comput. Math. 15).
+//!
+//! Step: x⁺ = max(0, y − (My + q)/L), then y = x⁺ + β(x⁺ − x) with the FISTA momentum β.
+//! L starts at `lipschitz_safety` × the power-iteration estimate of λ_max(M) (`power_iters`
+//! products with M) and is doubled while the sufficient-decrease test
+//! (x⁺ − y)'M(x⁺ − y) <= L ||x⁺ − y||² fails (backtracking; the estimate is a lower bound).
+//! Restart (momentum reset) when (y − x⁺)'(x⁺ − x) > 0 (`restart=gradient`, default) or when
+//! f(x⁺) > f(x) (`restart=function`); `restart=none` is plain FISTA.
+//!
+//! One product M x⁺ per iteration (plus one per backtracking step); My is carried by linearity.
+//! Because M x⁺ is a genuine product, the exact merit of x⁺ costs O(n) and is checked every
+//! iteration (it is also the recorded measure). M must be symmetric (checked entry by entry
+//! against M' with a relative tolerance 1e-12 of the largest entry: O(nnz log) for sparse,
+//! O(n²) for dense M): a nonsymmetric M is `SolveError::Unsupported`, since the iteration then
+//! minimises a different function. Positive semidefiniteness is not checked (too costly); an
+//! indefinite M makes the objective unbounded and the run ends `numerical_failure` (non-finite
+//! iterate) or at the iteration limit, never `solved` with a wrong z.
+
+use crate::algorithms::pgs::{fmt_f64, starting_point};
+use crate::merit::norm2;
+use crate::registry::{canonical_name, ParamDoc, Registry, SolverParams, SpecError};
+use crate::solver::{LcpSolver, Outcome, SolveContext, SolveError};
+use crate::status::Status;
+use crate::{Lcp, Matrix};
+
+/// When to reset the momentum.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Restart {
+    /// Gradient scheme: (y − x⁺)'(x⁺ − x) > 0.
+    Gradient,
+    /// Function scheme: f(x⁺) > f(x).
+    Function,
+    /// Never (plain FISTA).
+    None,
+}
+
+impl Restart {
+    fn as_str(self) -> &'static str {
+        match self {
+            Restart::Gradient => "gradient",
+            Restart::Function => "function",
+            Restart::None => "none",
+        }
+    }
+}
+
+/// Parameters of `apgd`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ApgdParams {
+    /// Merit tolerance (default 1e-8).
+    pub tol: f64,
+    /// Iteration limit (default 100000).
+    pub max_iter: usize,
+    /// Momentum restart rule (default gradient).
+    pub restart: Restart,
+    /// Power iterations for the Lipschitz estimate (default 10).
+    pub power_iters: usize,
+    /// Factor >= 1 applied to the power-iteration estimate (default 1.1).
+    pub lipschitz_safety: f64,
+}
+
+impl Default for ApgdParams {
+    fn default() -> Self {
+        Self {
+            tol: 1e-8,
+            max_iter: 100_000,
+            restart: Restart::Gradient,
+            power_iters: 10,
+            lipschitz_safety: 1.1,
+        }
+    }
+}
+
+impl SolverParams for ApgdParams {
+    const SOLVER: &'static str = "apgd";
+    const KEYS: &'static [ParamDoc] = &[
+        ParamDoc { key: "tol", default: "1e-8", doc: "merit tolerance" },
+        ParamDoc { key: "max_iter", default: "100000", doc: "iteration limit" },
+        ParamDoc { key: "restart", default: "gradient", doc: "gradient, function or none" },
+        ParamDoc { key: "power_iters", default: "10", doc: "power iterations for L" },
+        ParamDoc {
+            key: "lipschitz_safety",
+            default: "1.1",
+            doc: "factor >= 1 on the estimate of L",
+        },
+    ];
+
+    fn set(&mut self, key: &str, value: &str) -> Result<(), SpecError> {
+        match key {
+            "tol" => self.tol = Self::parse_positive(key, value)?,
+            "max_iter" => self.max_iter = Self::parse_count(key, value)?,
+            "restart" => {
+                self.restart = match value.trim() {
+                    "gradient" => Restart::Gradient,
+                    "function" => Restart::Function,
+                    "none" => Restart::None,
+                    _ => return Err(Self::bad(key, value, "expected gradient, function or none")),
+                }
+            }
+            "power_iters" => self.power_iters = Self::parse_count(key, value)?,
+            "lipschitz_safety" => {
+                let v = Self::parse_f64(key, value)?;
+                if v < 1.0 {
+                    return Err(Self::bad(key, value, "expected a factor >= 1"));
+                }
+                self.lipschitz_safety = v;
+            }
+            _ => return Err(Self::bad(key, value, "unknown key")),
+        }
+        Ok(())
+    }
+}
+
+/// Accelerated projected gradient with adaptive restart.
+#[derive(Debug, Clone, Default)]
+pub struct Apgd {
+    /// Parameters.
+    pub params: ApgdParams,
+}
+
+impl Apgd {
+    /// Solver with the given parameters.
+    pub fn new(params: ApgdParams) -> Self {
+        Self { params }
+    }
+}
+
+/// The first entry where M differs from M' by more than 1e-12 of the largest entry.
+pub fn asymmetry(lcp: &Lcp) -> Option<(usize, usize, f64, f64)> {
+    let n = lcp.n();
+    match lcp.matrix() {
+        Matrix::Dense(d) => {
+            let scale = (0..n)
+                .flat_map(|j| d.col(j).iter().copied().collect::<Vec<_>>())
+                .fold(0.0f64, |a, v| a.max(v.abs()));
+            for j in 0..n {
+                for i in j + 1..n {
+                    let (a, b) = (d[(i, j)], d[(j, i)]);
+                    if (a - b).abs() > 1e-12 * scale {
+                        return Some((i, j, a, b));
+                    }
+                }
+            }
+            None
+        }
+        Matrix::Sparse(s) => {
+            let scale = (0..n)
+                .flat_map(|i| s.val_of_row(i).iter().copied())
+                .fold(0.0f64, |a, v| a.max(v.abs()));
+            for i in 0..n {
+                for (&j, &a) in s.col_idx_of_row_raw(i).iter().zip(s.val_of_row(i)) {
+                    let b = lcp.get(j, i);
+                    if (a - b).abs() > 1e-12 * scale {
+                        return Some((i, j, a, b));
+                    }
+                }
+            }
+            None
+        }
+    }
+}
+
+fn dot(a: &[f64], b: &[f64]) -> f64 {
+    a.iter().zip(b).map(|(x, y)| x * y).sum()
+}
+
+/// Power-iteration estimate ||Mv|| / ||v|| of λ_max(M) after `iters` products.
+fn lipschitz_estimate(lcp: &Lcp, ctx: &mut SolveContext<'_>, iters: usize) -> f64 {
+    let n = lcp.n();
+    // A positive, slightly uneven start (not orthogonal to the Perron vector of W >= 0).
+    let mut v: Vec<f64> = (0..n).map(|i| 1.0 + (i % 7) as f64 / 7.0).collect();
+    let mut mv = vec![0.0; n];
+    let mut est = 0.0;
+    for _ in 0..iters {
+        let nv = norm2(&v);
+        if nv.is_nan() || nv <= 0.0 {
+            break;
+        }
+        v.iter_mut().for_each(|x| *x /= nv);
+        ctx.mul_vec(lcp, &v, &mut mv);
+        est = norm2(&mv);
+        std::mem::swap(&mut v, &mut mv);
+    }
+    est
+}
+
+impl LcpSolver for Apgd {
+    fn name(&self) -> String {
+        let d = ApgdParams::default();
+        let p = &self.params;
+        let mut pairs = Vec::new();
+        if p.tol != d.tol {
+            pairs.push(("tol", fmt_f64(p.tol)));
+        }
+        if p.max_iter != d.max_iter {
+            pairs.push(("max_iter", p.max_iter.to_string()));
+        }
+        if p.restart != d.restart {
+            pairs.push(("restart", p.restart.as_str().to_string()));
+        }
+        if p.power_iters != d.power_iters {
+            pairs.push(("power_iters", p.power_iters.to_string()));
+        }
+        if p.lipschitz_safety != d.lipschitz_safety {
+            pairs.push(("lipschitz_safety", fmt_f64(p.lipschitz_safety)));
+        }
+        canonical_name("apgd", &pairs)
+    }
+    fn default_tol(&self) -> f64 {
+        self.params.tol
+    }
+    fn default_max_iter(&self, _n: usize) -> usize {
+        self.params.max_iter
+    }
+    fn run(&self, lcp: &Lcp, ctx: &mut SolveContext<'_>) -> Result<Outcome, SolveError> {
+        if let Some((i, j, a, b)) = asymmetry(lcp) {
+            return Err(SolveError::Unsupported {
+                solver: self.name(),
+                reason: format!(
+                    "M is not symmetric (M[{i}][{j}] = {a} but M[{j}][{i}] = {b}); apgd \
+                     minimises ½z'Mz + q'z, which solves the LCP only for symmetric M"
+                ),
+            });
+        }
+        Ok(self.iterate(lcp, ctx))
+    }
+}
+
+/// Residual ||min(x, w)|| / ||q|| (as in `merit`), from a genuine w = Mx + q.
+fn residual(x: &[f64], w: &[f64], qnorm: f64) -> f64 {
+    let sq: f64 = x.iter().zip(w).map(|(a, b)| a.min(*b).powi(2)).sum();
+    let r = sq.sqrt();
+    if qnorm <= f64::EPSILON {
+        r
+    } else {
+        r / qnorm
+    }
+}
+
+impl Apgd {
+    fn iterate(&self, lcp: &Lcp, ctx: &mut SolveContext<'_>) -> Outcome {
+        let n = lcp.n();
+        let q = lcp.q();
+        let qnorm = norm2(q);
+        let p = &self.params;
+        let mut x = starting_point(ctx, n);
+        let mut mx = vec![0.0; n];
+        ctx.mul_vec(lcp, &x, &mut mx);
+        let mut l = p.lipschitz_safety * lipschitz_estimate(lcp, ctx, p.power_iters);
+        let diag_max = lcp.diag().iter().fold(0.0f64, |a, &b| a.max(b.abs()));
+        if l.is_nan() || l <= 0.0 {
+            l = diag_max.max(1.0);
+        }
+        let mut y = x.clone();
+        let mut my = mx.clone();
+        let mut theta = 1.0f64;
+        let mut x_new = vec![0.0; n];
+        let mut mx_new = vec![0.0; n];
+        let mut w = vec![0.0; n];
+        let mut quiet = 0usize;
+        let f = |z: &[f64], mz: &[f64]| 0.5 * dot(z, mz) + dot(q, z);
+        for it in 1..=ctx.max_iter {
+            // Backtracking on L until the quadratic upper bound holds.
+            let mut backtracks = 0;
+            loop {
+                for i in 0..n {
+                    x_new[i] = (y[i] - (my[i] + q[i]) / l).max(0.0);
+                }
+                ctx.mul_vec(lcp, &x_new, &mut mx_new);
+                let mut d_md = 0.0;
+                let mut d_d = 0.0;
+                for i in 0..n {
+                    let d = x_new[i] - y[i];
+                    d_md += d * (mx_new[i] - my[i]);
+                    d_d += d * d;
+                }
+                if d_md <= l * d_d * (1.0 + 1e-12) || !d_md.is_finite() {
+                    break;
+                }
+                l *= 2.0;
+                backtracks += 1;
+                if backtracks > 200 || !l.is_finite() {
+                    let mut o = Outcome::new(x, Status::NumericalFailure, it);
+                    o.note = Some(format!("iteration {it}: backtracking on L failed (L = {l})"));
+                    return o;
+                }
+            }
+            for i in 0..n {
+                w[i] = mx_new[i] + q[i];
+            }
+            if !x_new.iter().chain(&w).all(|v| v.is_finite()) {
+                let mut o = Outcome::new(x, Status::NumericalFailure, it);
+                o.note = Some(format!(
+                    "iteration {it}: the iterate became non-finite (M is not positive \
+                     semidefinite?)"
+                ));
+                return o;
+            }
+            let res = residual(&x_new, &w, qnorm);
+            ctx.record(lcp, it, res, &x_new);
+            if res <= ctx.tol {
+                return Outcome::new(x_new, Status::Solved, it);
+            }
+            let mut change: f64 = 0.0;
+            let mut size: f64 = 0.0;
+            let mut grad_test = 0.0;
+            for i in 0..n {
+                change = change.max((x_new[i] - x[i]).abs());
+                size = size.max(x_new[i].abs());
+                grad_test += (y[i] - x_new[i]) * (x_new[i] - x[i]);
+            }
+            quiet = if change <= f64::EPSILON * size { quiet + 1 } else { 0 };
+            if quiet >= 3 {
+                let mut o = Outcome::new(x_new, Status::Stalled, it);
+                o.note = Some(format!(
+                    "iteration {it}: z no longer changes but the residual {res:.3e} exceeds tol \
+                     {:.1e}",
+                    ctx.tol
+                ));
+                return o;
+            }
+            let restart = match p.restart {
+                Restart::Gradient => grad_test > 0.0,
+                Restart::Function => f(&x_new, &mx_new) > f(&x, &mx),
+                Restart::None => false,
+            };
+            if restart {
+                theta = 1.0;
+                y.copy_from_slice(&x_new);
+                my.copy_from_slice(&mx_new);
+            } else {
+                let theta_next = 0.5 * (1.0 + (1.0 + 4.0 * theta * theta).sqrt());
+                let beta = (theta - 1.0) / theta_next;
+                theta = theta_next;
+                for i in 0..n {
+                    y[i] = x_new[i] + beta * (x_new[i] - x[i]);
+                    my[i] = mx_new[i] + beta * (mx_new[i] - mx[i]);
+                }
+            }
+            std::mem::swap(&mut x, &mut x_new);
+            std::mem::swap(&mut mx, &mut mx_new);
+            if ctx.time_exceeded() {
+                return Outcome::new(x, Status::TimeLimit, it);
+            }
+        }
+        Outcome::new(x, Status::MaxIterations, ctx.max_iter)
+    }
+}
+
+/// Registers `apgd`.
+pub fn register(r: &mut Registry) {
+    r.register_params::<ApgdParams>(
+        "accelerated projected gradient with adaptive restart (symmetric PSD M)",
+        |p| Ok(Box::new(Apgd::new(ApgdParams::from_pairs(p)?))),
+    );
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::generate;
+    use crate::solver::SolveOptions;
+
+    #[test]
+    fn solves_seed_a4_and_a_delassus_problem() {
+        let lcp = Lcp::from_dense_rows(&[vec![2.0, 1.0], vec![1.0, 2.0]], vec![-3.0, -3.0])
+            .expect("valid");
+        let sol = Apgd::default().solve(&lcp, &SolveOptions::default(), None).expect("runs");
+        assert_eq!(sol.status, Status::Solved);
+        assert!((sol.z[0] - 1.0).abs() < 1e-7);
+        let (lcp, z_star) = generate::delassus_like_with_solution(40, 3, 10.0, 8);
+        for restart in ["gradient", "function", "none"] {
+            let solver = Registry::builtin().build(&format!("apgd:restart={restart}"));
+            let solver = solver.expect("registered");
+            let sol = solver.solve(&lcp, &SolveOptions::default(), None).expect("runs");
+            assert_eq!(sol.status, Status::Solved, "{restart}: {:?}", sol.note);
+            let scale = z_star.iter().fold(0.0f64, |a, b| a.max(*b));
+            let err = sol.z.iter().zip(&z_star).fold(0.0f64, |a, (x, y)| a.max((x - y).abs()));
+            assert!(err < 1e-4 * scale, "{restart}: |z - z*| = {err}");
+        }
+    }
+
+    #[test]
+    fn restart_needs_fewer_iterations_than_plain_fista_on_a_box_stack() {
+        let lcp = generate::box_stack(20, 100.0);
+        let opts = SolveOptions::default();
+        let with = Apgd::default().solve(&lcp, &opts, None).expect("runs");
+        let none = Apgd::new(ApgdParams { restart: Restart::None, ..Default::default() })
+            .solve(&lcp, &opts, None)
+            .expect("runs");
+        assert_eq!(with.status, Status::Solved);
+        assert!(with.iterations <= none.iterations, "{} vs {}", with.iterations, none.iterations);
+    }
+
+    #[test]
+    fn too_small_a_lipschitz_estimate_is_repaired_by_backtracking() {
+        let lcp = generate::random_spd(15, 6);
+        let p = ApgdParams { power_iters: 1, lipschitz_safety: 1.0, ..Default::default() };
+        let sol = Apgd::new(p).solve(&lcp, &SolveOptions::default(), None).expect("runs");
+        assert_eq!(sol.status, Status::Solved);
+    }
+
+    #[test]
+    fn nonsymmetric_m_is_unsupported() {
+        let lcp = generate::random_p_matrix(5, 1);
+        let err = Apgd::default().solve(&lcp, &SolveOptions::default(), None);
+        assert!(matches!(err, Err(SolveError::Unsupported { .. })), "{err:?}");
+        let sparse = Lcp::from_coo(2, &[0, 0, 1], &[0, 1, 1], &[1.0, 0.5, 1.0], vec![-1.0, -1.0])
+            .expect("valid");
+        assert!(Apgd::default().solve(&sparse, &SolveOptions::default(), None).is_err());
+    }
+
+    #[test]
+    fn indefinite_m_is_never_solved() {
+        let lcp = Lcp::from_dense_rows(&[vec![1.0, -3.0], vec![-3.0, 1.0]], vec![-1.0, -1.0])
+            .expect("valid");
+        let opts = SolveOptions { max_iter: Some(2000), ..Default::default() };
+        let sol = Apgd::default().solve(&lcp, &opts, None).expect("runs");
+        assert_ne!(sol.status, Status::Solved);
+    }
+
+    #[test]
+    fn keys_validate() {
+        assert!(ApgdParams::from_pairs(&[("restart".into(), "sometimes".into())]).is_err());
+        assert!(ApgdParams::from_pairs(&[("lipschitz_safety".into(), "0.5".into())]).is_err());
+        let p = ApgdParams::from_pairs(&[("restart".into(), "function".into())]).expect("ok");
+        assert_eq!(Apgd::new(p).name(), "apgd:restart=function");
+    }
+}

@@ -107,7 +107,9 @@ fn sphere_in_v_groove_statics() {
 fn box_stack_with_mass_ratios_1_10_100_1000() {
     let (scene, problem) = acceleration_problem("box-stack-mass-ratios.toml");
     assert_eq!(problem.n_contacts(), 8, "two vertex contacts per interface");
-    let solution = solve_symmetric(&problem.lcp);
+    // Pivoting: projected Gauss–Seidel slows with the mass ratio (the registered `pgs` stops at
+    // its default iteration limit short of 1e-12 here).
+    let solution = solve_general(&problem.lcp);
     let masses: Vec<f64> = scene.bodies[..4].iter().map(|b| b.mass).collect();
     for (c, n) in problem.contacts.iter().zip(&solution.z) {
         // The upper body of the interface is body a unless it is the floor pair.

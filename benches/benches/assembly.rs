@@ -16,7 +16,13 @@ fn lattice(n: usize) -> Vec<Body> {
         for j in 0..n {
             for k in 0..n {
                 let x = [i as f64, 0.5 + j as f64, k as f64];
-                bodies.push(Body::rigid(format!("s{i}_{j}_{k}"), Dimension::Three, 1.0 + ((i + j + k) % 3) as f64, Shape::Sphere { radius: 0.5 }, x));
+                bodies.push(Body::rigid(
+                    format!("s{i}_{j}_{k}"),
+                    Dimension::Three,
+                    1.0 + ((i + j + k) % 3) as f64,
+                    Shape::Sphere { radius: 0.5 },
+                    x,
+                ));
             }
         }
     }
@@ -25,17 +31,35 @@ fn lattice(n: usize) -> Vec<Body> {
 }
 
 fn to_sprs(coo: &signorini_contact::Coo) -> CsMat<f64> {
-    TriMat::from_triplets((coo.nrows, coo.ncols), coo.row.clone(), coo.col.clone(), coo.val.clone()).to_csr()
+    TriMat::from_triplets((coo.nrows, coo.ncols), coo.row.clone(), coo.col.clone(), coo.val.clone())
+        .to_csr()
 }
 
 fn bench_assembly(c: &mut Criterion) {
-    let n: usize = std::env::var("SIGNORINI_LATTICE_N").ok().and_then(|s| s.parse().ok()).unwrap_or(32);
+    let n: usize =
+        std::env::var("SIGNORINI_LATTICE_N").ok().and_then(|s| s.parse().ok()).unwrap_or(32);
+    // Broad + narrow phase scaling: 8 times the bodies should cost about 8 times the time.
+    for m in [n / 2, n] {
+        let b = lattice(m);
+        let t = std::time::Instant::now();
+        let found = detect_contacts(&b, Dimension::Three, 1e-9).expect("lattice contacts").len();
+        eprintln!(
+            "detect_contacts: {} bodies, {found} contacts, {:.3} s",
+            b.len(),
+            t.elapsed().as_secs_f64()
+        );
+    }
     let bodies = lattice(n);
     let layout = DofLayout::new(Dimension::Three, &bodies);
     let contacts = detect_contacts(&bodies, Dimension::Three, 1e-9).expect("lattice contacts");
     let jac = Jacobian::normal(&layout, &bodies, &contacts);
     let mass = BlockDiagonalMass::new(&layout, &bodies);
-    eprintln!("lattice n = {n}: {} bodies, {} contacts, {} dofs", bodies.len(), contacts.len(), layout.n_dofs);
+    eprintln!(
+        "lattice n = {n}: {} bodies, {} contacts, {} dofs",
+        bodies.len(),
+        contacts.len(),
+        layout.n_dofs
+    );
 
     // The same J and M^-1 for sprs.
     let j = to_sprs(&jac.to_coo());

@@ -43,20 +43,6 @@ impl<'a, M: MassMatrix + ?Sized> DelassusOperator<'a, M> {
 
     /// The diagonal W_ii = J_i M^-1 J_i^T (for Gauss–Seidel sweeps).
     pub fn diagonal(&self) -> Vec<f64> {
-        let n_dofs = self.mass.n_dofs();
-        let mut jt = vec![0.0; n_dofs];
-        let mut g = vec![0.0; n_dofs];
-        self.jacobian
-            .rows
-            .iter()
-            .map(|row| {
-                jt.iter_mut().for_each(|x| *x = 0.0);
-                for b in row.blocks() {
-                    jt[b.offset..b.offset + b.len].copy_from_slice(b.as_slice());
-                }
-                self.mass.apply_inverse(&jt, &mut g);
-                row.dot(&g)
-            })
-            .collect()
+        self.mass.delassus_diagonal(self.jacobian)
     }
 }

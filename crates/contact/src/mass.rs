@@ -35,6 +35,25 @@ pub trait MassMatrix: Sync {
             .collect()
     }
 
+    /// The diagonal W_ii = J_i M^-1 J_i^T (Gauss–Seidel sweeps). The default applies M^-1 to
+    /// each row densely; block-diagonal M overrides it with an O(nnz) formula.
+    fn delassus_diagonal(&self, j: &Jacobian) -> Vec<f64> {
+        let n_dofs = self.n_dofs();
+        let mut jt = vec![0.0; n_dofs];
+        let mut g = vec![0.0; n_dofs];
+        j.rows
+            .iter()
+            .map(|row| {
+                jt.iter_mut().for_each(|x| *x = 0.0);
+                for b in row.blocks() {
+                    jt[b.offset..b.offset + b.len].copy_from_slice(b.as_slice());
+                }
+                self.apply_inverse(&jt, &mut g);
+                row.dot(&g)
+            })
+            .collect()
+    }
+
     /// W = J M^-1 J^T in coordinate form, rows sorted, exact zeros dropped. The default forms
     /// the columns of M^-1 J^T densely (for general M); block-diagonal M overrides it.
     fn delassus(&self, j: &Jacobian) -> Coo {
@@ -176,6 +195,21 @@ impl MassMatrix for BlockDiagonalMass {
                 y[b.offset + i] = (0..n).map(|k| b.inverse_factor[i * n + k] * t[k]).sum();
             }
         }
+    }
+
+    /// W_ii = sum over the row's blocks of |L_B^T J_iB|^2.
+    fn delassus_diagonal(&self, j: &Jacobian) -> Vec<f64> {
+        self.half_rows(j)
+            .iter()
+            .zip(&j.rows)
+            .map(|(h, row)| {
+                row.blocks()
+                    .iter()
+                    .enumerate()
+                    .map(|(k, b)| h[k][..b.len].iter().map(|x| x * x).sum::<f64>())
+                    .sum()
+            })
+            .collect()
     }
 
     /// W_rs = sum over the bodies B shared by rows r and s of (L_B^T J_rB) . (L_B^T J_sB):

@@ -332,3 +332,36 @@ fn missing_step_and_bad_friction_directions_are_errors() {
         Err(signorini_contact::ContactError::InvalidFrictionDirections { k: 4, dimension: 2 })
     ));
 }
+
+#[test]
+fn friction_velocity_level_3d_sphere_along_a_cone_direction() {
+    // n = e_y gives the tangent basis (e_z, e_x); k = 4 has ±e_x among its directions, so a
+    // slide along x meets the exact Coulomb bound: v+ = v0 - h mu g.
+    let (v0, h, mu) = (1.0, 0.01, 0.3);
+    let mut scene = Scene::new(Dimension::Three, [0.0, -G, 0.0]);
+    scene.material.friction = mu;
+    scene.margin = 1e-9;
+    let mut ball =
+        Body::rigid("ball", Dimension::Three, 1.5, Shape::Sphere { radius: 0.2 }, [0.0, 0.2, 0.0]);
+    ball.velocity = [v0, 0.0, 0.0];
+    ball.angular_velocity = [0.0, 0.0, -v0 / 0.2]; // rolling: the contact point does not slip
+    scene.bodies.push(ball.clone());
+    scene
+        .bodies
+        .push(Body::fixed("floor", Shape::HalfSpace { normal: [0.0, 1.0, 0.0], offset: 0.0 }));
+    let problem = contact_problem(&scene, Level::Velocity, Some(h), Some(4)).expect("assembles");
+    assert_eq!(problem.lcp.n(), 1 + 4 + 1);
+    let s = solve_general(&problem.lcp);
+    let v = problem.next_velocity(&s.z);
+    // Rolling without slip on a flat floor: no friction needed, velocity kept.
+    assert!(close(v[0], v0, 1e-9, 1.0), "rolling v+ = {}", v[0]);
+    // Without spin the ball slides: friction impulse mu m g h opposes the slip at the contact
+    // point (it also spins the ball up: dv = -mu g h, dw_z = -5 mu g h / (2 r)).
+    ball.angular_velocity = [0.0; 3];
+    scene.bodies[0] = ball;
+    let problem = contact_problem(&scene, Level::Velocity, Some(h), Some(4)).expect("assembles");
+    let s = solve_general(&problem.lcp);
+    let v = problem.next_velocity(&s.z);
+    assert!(close(v[0], v0 - h * mu * G, 1e-9, 1.0), "sliding v+ = {}", v[0]);
+    assert!(close(v[5], -2.5 * mu * G * h / 0.2, 1e-9, 1.0), "spin-up w_z = {}", v[5]);
+}

@@ -47,7 +47,7 @@ pub fn run(args: &InfoArgs) -> Result<Done, CliError> {
     } else {
         let mut s = String::new();
         let _ = writeln!(s, "problem  {} ({})", args.file.display(), report.storage);
-        let _ = writeln!(s, "{}", report.diagnostics);
+        let _ = write!(s, "{}", report.diagnostics);
         s
     };
     Ok(Done { stdout, code: 0 })

@@ -1,6 +1,8 @@
 //! Delassus assembly W = J M^-1 J^T for a packed sphere lattice (~10^5 contacts): the block
 //! assembly of signorini-contact (rayon, and on one thread) against the generic sparse product
 //! J (M^-1 J^T) of sprs on the same matrices, in the same run.
+// criterion_group! generates an undocumented public function.
+#![allow(missing_docs)]
 
 use criterion::{criterion_group, criterion_main, Criterion};
 use signorini_contact::{

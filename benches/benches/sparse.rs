@@ -1,6 +1,8 @@
 //! Splitting and gradient solvers on sparse Delassus-like problems of 10^3, 10^4 and 10^5
 //! unknowns (`generate::delassus_like`, 3 contacts per body, mass ratio 10), each solved to a
 //! merit of 1e-8 from z = 0. Run with `cargo bench -p signorini-benches --bench sparse`.
+// criterion_group! generates an undocumented public function.
+#![allow(missing_docs)]
 
 use std::time::Duration;
 

@@ -188,3 +188,14 @@ fn degenerate_p_matrix_ratio_tie_does_not_cycle() {
         assert!(sol.pivots.unwrap_or(usize::MAX) <= 4, "{spec}: {:?}", sol.pivots);
     }
 }
+
+#[test]
+fn lemke_handles_every_class_at_moderate_size() {
+    let n = 200;
+    assert_solved("lemke", &generate::random_spd(n, 11));
+    assert_solved("lemke", &generate::random_p_matrix(n, 12));
+    assert_solved("lemke", &generate::random_psd_singular(n, 20, 13));
+    let (lcp, _) = generate::random_copositive_plus_infeasible(n, 14);
+    let sol = solve("lemke", &lcp);
+    assert_eq!(sol.status, Status::Infeasible, "note {:?}", sol.note);
+}

@@ -24,13 +24,13 @@ pub struct SolveArgs {
     #[arg(long, default_value = DEFAULT_SOLVER)]
     pub solver: String,
     /// Tolerance on the residual ||min(z, w)|| / ||q|| (default: the solver's own).
-    #[arg(long)]
+    #[arg(long, allow_negative_numbers = true)]
     pub tol: Option<f64>,
     /// Iteration (pivot) limit (default: the solver's own).
     #[arg(long = "max-iter")]
     pub max_iter: Option<usize>,
     /// Wall-clock limit of the solve, seconds.
-    #[arg(long = "time-limit")]
+    #[arg(long = "time-limit", allow_negative_numbers = true)]
     pub time_limit: Option<f64>,
     /// Warm start: a JSON array, or the JSON output of an earlier solve (its `z` is used).
     #[arg(long = "warm-start")]
@@ -78,8 +78,8 @@ fn options(args: &SolveArgs) -> Result<SolveOptions, CliError> {
 /// Runs the solve.
 pub fn run(args: &SolveArgs) -> Result<Done, CliError> {
     let options = options(args)?;
-    let solver = build_solver(&args.solver)?;
     let lcp = formats::read_problem(&args.file, args.format)?;
+    let solver = build_solver(&args.solver)?;
     let warm = match &args.warm_start {
         Some(path) => {
             let z = formats::read_warm_start(path)?;

@@ -219,6 +219,9 @@ fn info_reports_size_nonzeros_and_symmetry() {
     let v = info_json(&data("lcp_deudeu.dat"), &[]);
     assert_eq!((v["n"].as_u64(), v["nnz"].as_u64()), (Some(2), Some(4)));
     assert_eq!(v["symmetric"], true);
+    assert_eq!(v["definiteness"], "positive_definite");
+    assert_eq!(v["p_matrix"], true);
+    assert_eq!(v["name"], "lcp_deudeu");
     let v = info_json(&data("lcp_ortiz_block.dat"), &[]);
     assert_eq!(v["symmetric"], false);
     assert_eq!(v["n"], 4);
@@ -265,4 +268,34 @@ fn convert_round_trips_through_every_format() {
     std::fs::copy(&src, &odd).expect("copy");
     let out = signorini(&["convert", &s(&odd), &s(&tmp("odd.json")), "--from", "dat"]);
     assert_eq!(out.status.code(), Some(0), "{:?}", stderr(&out));
+}
+
+#[test]
+fn infeasible_problem_exits_one_with_its_farkas_certificate() {
+    // Skew-symmetric (copositive-plus) M with w2 = -z1 - 1 < 0 for every z >= 0.
+    let file = tmp("infeasible.json");
+    std::fs::write(
+        &file,
+        r#"{"format": "signorini-lcp/1", "M": {"dense": [[0, 1], [-1, 0]]}, "q": [-1, -1]}"#,
+    )
+    .expect("write");
+    let out = signorini(&["solve", file.to_str().expect("utf8"), "--solver", SOLVER, "--json"]);
+    assert_eq!(out.status.code(), Some(1), "stderr {:?}", stderr(&out));
+    let v = json_of(&out);
+    assert_eq!(v["status"], "infeasible");
+    assert_eq!(v["certificate"]["kind"], "farkas");
+    let y: Vec<f64> =
+        v["certificate"]["y"].as_array().expect("y").iter().filter_map(Value::as_f64).collect();
+    // y >= 0, M'y = (-y2, y1) <= 0, q'y = -y1 - y2 < 0.
+    assert_eq!(y.len(), 2);
+    assert!(y.iter().all(|&t| t >= 0.0) && y[0] <= 1e-12 && y[1] > 0.0, "{y:?}");
+}
+
+#[test]
+fn default_solver_is_auto() {
+    let out = signorini(&["solve", &data("lcp_ortiz.dat"), "--json"]);
+    assert_eq!(out.status.code(), Some(0), "stderr {:?}", stderr(&out));
+    let v = json_of(&out);
+    assert!(v["solver"].as_str().is_some_and(|s| s.starts_with("auto")), "{v}");
+    assert_eq!(v["status"], "solved");
 }

@@ -142,11 +142,12 @@ fn solve_basis(m: &[Vec<f64>], q: &[f64], basis: &[usize]) -> Option<Vec<f64>> {
             return None;
         }
         a.swap(c, p);
-        for r in 0..k {
+        let pivot_row = a[c].clone();
+        for (r, row) in a.iter_mut().enumerate() {
             if r != c {
-                let f = a[r][c] / a[c][c];
-                for cc in c..=k {
-                    a[r][cc] -= f * a[c][cc];
+                let f = row[c] / pivot_row[c];
+                for (x, p) in row.iter_mut().zip(&pivot_row).skip(c) {
+                    *x -= f * p;
                 }
             }
         }

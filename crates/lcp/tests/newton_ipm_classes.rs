@@ -183,3 +183,39 @@ fn residual_history_is_recorded() {
         assert!(last <= 1e-10, "{spec}: {last}");
     }
 }
+
+#[test]
+fn delassus_like_sparse_reaches_1e_10_and_the_known_solution() {
+    for (ratio, seed) in [(1.0, 1u64), (100.0, 2), (1e4, 3)] {
+        let (lcp, z_star) = generate::delassus_like_with_solution(300, 2, ratio, seed);
+        assert!(lcp.is_sparse());
+        for spec in ["newton-fb", "newton-min", "ipm", "qp"] {
+            let sol = check_honest(spec, &lcp);
+            assert_eq!(sol.status, Status::Solved, "{spec} ratio {ratio}: {:?}", sol.note);
+            assert!(sol.residual() <= 1e-10, "{spec} ratio {ratio}: {}", sol.residual());
+            // W is positive definite: the solution is unique, so z must be z*.
+            assert!(max_rel_diff(&z_star, &sol.z) < 1e-6, "{spec} ratio {ratio}");
+            eprintln!(
+                "{spec}: delassus n = {}, ratio {ratio:e}: iterations {}, factorizations {}, \
+                 matvecs {}, residual {:.2e}",
+                lcp.n(),
+                sol.iterations,
+                sol.factorizations,
+                sol.matvecs,
+                sol.residual()
+            );
+        }
+    }
+}
+
+#[test]
+fn box_stack_reactions_are_recovered() {
+    let n = 50;
+    let lcp = generate::box_stack(n, 1000.0);
+    let expected = generate::box_stack_reactions(n, 1000.0, generate::MassProfile::Alternating);
+    for spec in ["newton-fb", "newton-min", "ipm", "qp"] {
+        let sol = check_honest(spec, &lcp);
+        assert_eq!(sol.status, Status::Solved, "{spec}: {:?}", sol.note);
+        assert!(max_rel_diff(&expected, &sol.z) < 1e-8, "{spec}");
+    }
+}

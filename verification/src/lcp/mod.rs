@@ -41,6 +41,8 @@ pub mod solvers {
 
 /// Default residual tolerance of the LCP cases (the merit of DESIGN.md §3).
 pub const RESIDUAL_TOL: f64 = 1e-10;
+/// Relative round-off tolerance of the Farkas re-check (`verify_farkas`).
+pub const FARKAS_REL_TOL: f64 = 1e-9;
 /// Default relative tolerance on z: `|z - z*|_inf <= ZTOL * max(1, |z*|_inf)`.
 pub const ZTOL: f64 = 1e-8;
 
@@ -254,7 +256,7 @@ impl LcpCase {
                 (ok, format!("{head}, z = {}, distance to set {}", zvec(sol), fmt_sci(d)))
             }
             Expect::Infeasible => match &sol.certificate {
-                Some(Certificate::Farkas { y }) => match verify_farkas(lcp, y, 1e-9) {
+                Some(Certificate::Farkas { y }) => match verify_farkas(lcp, y, FARKAS_REL_TOL) {
                     Ok(()) => (
                         sol.status == Status::Infeasible,
                         format!("{}, Farkas y = {} re-checked", sol.status, fmt_vec_rounded(y)),
@@ -281,7 +283,12 @@ impl LcpCase {
                 (sol.pivots == Some(*k), format!("{head}, pivots {p}"))
             }
         };
-        self.check(Some(solver), kind, pass, expected, observed)
+        let tolerance = match expect {
+            Expect::Pivots(_) | Expect::NoSolution => None,
+            Expect::Infeasible => Some(FARKAS_REL_TOL),
+            _ => Some(self.tol),
+        };
+        Check::new(&self.id, Some(solver), kind, pass, expected, observed, tolerance, &self.source)
     }
 
     fn compare_sets(

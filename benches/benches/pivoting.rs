@@ -3,6 +3,9 @@
 //! not registered is skipped with a note. Each sample is one full solve (setup included, as a
 //! user calls it).
 
+// criterion_group! generates an undocumented `pub fn benches`.
+#![allow(missing_docs)]
+
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
 use signorini_lcp::{generate, Registry, SolveOptions, Status};
 

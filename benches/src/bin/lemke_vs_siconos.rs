@@ -79,6 +79,7 @@ fn median(mut v: Vec<f64>) -> f64 {
 
 struct Ours {
     median_s: f64,
+    min_s: f64,
     pivots: usize,
     residual: f64,
     status: String,
@@ -95,8 +96,10 @@ fn run_ours(lcp: &Lcp, repeats: usize) -> Result<Ours, String> {
         last = Some(sol);
     }
     let sol = last.ok_or("no run")?;
+    let min_s = times.iter().copied().fold(f64::INFINITY, f64::min);
     Ok(Ours {
         median_s: median(times),
+        min_s,
         pivots: sol.pivots.unwrap_or(0),
         residual: sol.residual(),
         status: sol.status.to_string(),
@@ -110,28 +113,15 @@ fn main() {
     }
 }
 
-fn real_main() -> Result<(), String> {
-    let args = parse_args()?;
-    std::fs::create_dir_all(&args.out).map_err(|e| format!("{}: {e}", args.out.display()))?;
-    let mut files = Vec::new();
-    let mut ours = Vec::new();
-    for &n in &args.sizes {
-        let lcp = generate::random_spd(n, seed_of(n));
-        let path = args.out.join(format!("random_spd_n{n}_s{}.json", seed_of(n)));
-        write_json(&lcp, &path)?;
-        eprintln!("n = {n}: timing signorini lemke ({} runs)", args.repeats);
-        ours.push(run_ours(&lcp, args.repeats)?);
-        files.push(path);
-    }
+fn run_peer(args: &Args, file: &Path) -> Result<serde_json::Value, String> {
     let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("peers/siconos_lcp.py");
-    eprintln!("running {} {}", args.python, script.display());
     let output = Command::new(&args.python)
         .arg(&script)
         .arg("--repeats")
         .arg(args.repeats.to_string())
         .arg("--solvers")
         .arg("lexicolemke")
-        .args(&files)
+        .arg(file)
         .output()
         .map_err(|e| format!("{}: {e}", args.python))?;
     if !output.status.success() {
@@ -142,27 +132,41 @@ fn real_main() -> Result<(), String> {
         ));
     }
     let stdout = String::from_utf8_lossy(&output.stdout);
-    let peers: Vec<serde_json::Value> = stdout
-        .lines()
-        .filter(|l| !l.trim().is_empty())
-        .map(|l| serde_json::from_str(l).map_err(|e| format!("peer output `{l}`: {e}")))
-        .collect::<Result<_, _>>()?;
+    let line = stdout.lines().find(|l| !l.trim().is_empty()).ok_or("peer printed nothing")?;
+    serde_json::from_str(line).map_err(|e| format!("peer output `{line}`: {e}"))
+}
+
+fn real_main() -> Result<(), String> {
+    let args = parse_args()?;
+    std::fs::create_dir_all(&args.out).map_err(|e| format!("{}: {e}", args.out.display()))?;
+    let mut rows = Vec::new();
+    // Ours and the peer alternate per size so that both see the same machine load.
+    for &n in &args.sizes {
+        let lcp = generate::random_spd(n, seed_of(n));
+        let path = args.out.join(format!("random_spd_n{n}_s{}.json", seed_of(n)));
+        write_json(&lcp, &path)?;
+        eprintln!(
+            "n = {n}: signorini lemke, then Siconos lcp_lexicolemke ({} runs each)",
+            args.repeats
+        );
+        let ours = run_ours(&lcp, args.repeats)?;
+        let peer = run_peer(&args, &path)?;
+        rows.push((n, ours, peer));
+    }
     println!(
-        "| n | seed | signorini lemke median [ms] | Siconos lcp_lexicolemke median [ms] | ratio (ours/Siconos) | our pivots | Siconos iterations | our residual | Siconos residual | our status | Siconos info |"
+        "| n | seed | signorini lemke median (min) [ms] | Siconos lcp_lexicolemke median (min) [ms] | ratio of medians (ours/Siconos) | our pivots | Siconos iterations | our residual | Siconos residual | our status | Siconos info |"
     );
     println!("|---|---|---|---|---|---|---|---|---|---|---|");
-    for ((n, o), path) in args.sizes.iter().zip(&ours).zip(&files) {
-        let file = path.display().to_string();
-        let p = peers
-            .iter()
-            .find(|v| v["file"].as_str() == Some(file.as_str()))
-            .ok_or_else(|| format!("no peer result for {file}"))?;
+    for (n, o, p) in &rows {
         let ps = p["median_s"].as_f64().ok_or("peer median_s missing")?;
+        let pmin = p["min_s"].as_f64().ok_or("peer min_s missing")?;
         println!(
-            "| {n} | {} | {:.2} | {:.2} | {:.3} | {} | {} | {:.2e} | {:.2e} | {} | {} |",
+            "| {n} | {} | {:.2} ({:.2}) | {:.2} ({:.2}) | {:.3} | {} | {} | {:.2e} | {:.2e} | {} | {} |",
             seed_of(*n),
             o.median_s * 1e3,
+            o.min_s * 1e3,
             ps * 1e3,
+            pmin * 1e3,
             o.median_s / ps,
             o.pivots,
             p["iterations"],

@@ -1,13 +1,13 @@
-//! `signorini info FILE`: matrix-class diagnostics. Until
-//! `signorini_lcp::diagnostics::diagnose` lands this reports the cheap facts (size, nonzeros,
-//! symmetry, sign of the diagonal); [`Diagnostics::of`] is the one place to swap it in.
+//! `signorini info FILE`: matrix-class diagnostics from `signorini_lcp::diagnostics::diagnose`
+//! (symmetry, definiteness of the symmetric part, P- and Z-matrix, diagonal sign,
+//! copositive-plus), with the problem's name and storage.
 
 use std::fmt::Write as _;
 use std::path::PathBuf;
 
 use serde::Serialize;
+use signorini_lcp::diagnostics::{diagnose, Diagnostics};
 use signorini_lcp::formats::{self, Format};
-use signorini_lcp::Lcp;
 
 use crate::error::CliError;
 use crate::Done;
@@ -25,92 +25,29 @@ pub struct InfoArgs {
     pub json: bool,
 }
 
-/// Sign pattern of the diagonal of M.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum DiagonalSign {
-    /// Every diagonal entry > 0.
-    Positive,
-    /// Every entry >= 0, at least one zero.
-    Nonnegative,
-    /// At least one entry < 0.
-    HasNegative,
-    /// n = 0.
-    Empty,
-}
-
-/// What `info` reports.
-#[derive(Debug, Clone, Serialize)]
-pub struct Diagnostics {
-    /// Problem name (file stem unless the file names it).
-    pub name: Option<String>,
-    /// Size.
-    pub n: usize,
-    /// Stored nonzeros.
-    pub nnz: usize,
-    /// `dense` or `sparse`.
-    pub storage: &'static str,
-    /// M = M' up to 1e-12 relative to max |M_ij|.
-    pub symmetric: bool,
-    /// Sign of the diagonal.
-    pub diagonal: DiagonalSign,
-    /// Smallest diagonal entry (null when n = 0).
-    pub min_diagonal: Option<f64>,
-    /// Largest diagonal entry (null when n = 0).
-    pub max_diagonal: Option<f64>,
-}
-
-impl Diagnostics {
-    /// Computes the diagnostics of `lcp`.
-    pub fn of(lcp: &Lcp) -> Self {
-        let n = lcp.n();
-        let d = lcp.diag();
-        let scale = lcp.to_sparse().val().iter().fold(0.0f64, |m, v| m.max(v.abs()));
-        let s = lcp.to_sparse();
-        let symmetric = (0..n).all(|i| {
-            s.col_idx_of_row_raw(i)
-                .iter()
-                .zip(s.val_of_row(i))
-                .all(|(&j, &v)| (v - lcp.get(j, i)).abs() <= 1e-12 * scale)
-        });
-        let min = d.iter().copied().fold(None, |m: Option<f64>, v| Some(m.map_or(v, |m| m.min(v))));
-        let max = d.iter().copied().fold(None, |m: Option<f64>, v| Some(m.map_or(v, |m| m.max(v))));
-        let diagonal = match min {
-            None => DiagonalSign::Empty,
-            Some(m) if m > 0.0 => DiagonalSign::Positive,
-            Some(m) if m >= 0.0 => DiagonalSign::Nonnegative,
-            Some(_) => DiagonalSign::HasNegative,
-        };
-        Self {
-            name: lcp.name.clone(),
-            n,
-            nnz: lcp.nnz(),
-            storage: if lcp.is_sparse() { "sparse" } else { "dense" },
-            symmetric,
-            diagonal,
-            min_diagonal: min,
-            max_diagonal: max,
-        }
-    }
+/// What `info --json` prints: name, storage and every field of [`Diagnostics`].
+#[derive(Debug, Serialize)]
+struct Report {
+    name: Option<String>,
+    storage: &'static str,
+    #[serde(flatten)]
+    diagnostics: Diagnostics,
 }
 
 /// Runs `info`.
 pub fn run(args: &InfoArgs) -> Result<Done, CliError> {
     let lcp = formats::read_problem(&args.file, args.format)?;
-    let d = Diagnostics::of(&lcp);
+    let report = Report {
+        name: lcp.name.clone(),
+        storage: if lcp.is_sparse() { "sparse" } else { "dense" },
+        diagnostics: diagnose(&lcp),
+    };
     let stdout = if args.json {
-        serde_json::to_string(&d).map_err(|e| CliError(e.to_string()))? + "\n"
+        serde_json::to_string(&report).map_err(|e| CliError(e.to_string()))? + "\n"
     } else {
         let mut s = String::new();
-        let _ = writeln!(s, "problem    {}", args.file.display());
-        let _ = writeln!(s, "n          {}", d.n);
-        let _ = writeln!(s, "nnz        {} ({})", d.nnz, d.storage);
-        let _ = writeln!(s, "symmetric  {}", d.symmetric);
-        let range = match (d.min_diagonal, d.max_diagonal) {
-            (Some(a), Some(b)) => format!(" (min {a:.3e}, max {b:.3e})"),
-            _ => String::new(),
-        };
-        let _ = writeln!(s, "diagonal   {}{range}", serde_json::to_value(d.diagonal).ok().and_then(|v| v.as_str().map(String::from)).unwrap_or_default());
+        let _ = writeln!(s, "problem  {} ({})", args.file.display(), report.storage);
+        let _ = writeln!(s, "{}", report.diagnostics);
         s
     };
     Ok(Done { stdout, code: 0 })

@@ -24,13 +24,13 @@ pub struct SolveArgs {
     #[arg(long, default_value = DEFAULT_SOLVER)]
     pub solver: String,
     /// Tolerance on the residual ||min(z, w)|| / ||q|| (default: the solver's own).
-    #[arg(long)]
+    #[arg(long, allow_negative_numbers = true)]
     pub tol: Option<f64>,
     /// Iteration (pivot) limit (default: the solver's own).
     #[arg(long = "max-iter")]
     pub max_iter: Option<usize>,
     /// Wall-clock limit of the solve, seconds.
-    #[arg(long = "time-limit")]
+    #[arg(long = "time-limit", allow_negative_numbers = true)]
     pub time_limit: Option<f64>,
     /// Warm start: a JSON array, or the JSON output of an earlier solve (its `z` is used).
     #[arg(long = "warm-start")]
@@ -69,7 +69,8 @@ fn options(args: &SolveArgs) -> Result<SolveOptions, CliError> {
             }
         },
     };
-    let options = SolveOptions { tol: args.tol, max_iter: args.max_iter, time_limit, history_every: None };
+    let options =
+        SolveOptions { tol: args.tol, max_iter: args.max_iter, time_limit, history_every: None };
     options.validate().map_err(|e| CliError(e.to_string()))?;
     Ok(options)
 }
@@ -77,8 +78,8 @@ fn options(args: &SolveArgs) -> Result<SolveOptions, CliError> {
 /// Runs the solve.
 pub fn run(args: &SolveArgs) -> Result<Done, CliError> {
     let options = options(args)?;
-    let solver = build_solver(&args.solver)?;
     let lcp = formats::read_problem(&args.file, args.format)?;
+    let solver = build_solver(&args.solver)?;
     let warm = match &args.warm_start {
         Some(path) => {
             let z = formats::read_warm_start(path)?;
@@ -120,14 +121,28 @@ fn summary(args: &SolveArgs, lcp: &Lcp, solution: &Solution) -> String {
     let r = SolutionRecord::new(lcp, solution);
     let storage = if lcp.is_sparse() { "sparse" } else { "dense" };
     let mut s = String::new();
-    let _ = writeln!(s, "problem          {} (n = {}, {storage}, nnz = {})", args.file.display(), r.n, lcp.nnz());
+    let _ = writeln!(
+        s,
+        "problem          {} (n = {}, {storage}, nnz = {})",
+        args.file.display(),
+        r.n,
+        lcp.nnz()
+    );
     let _ = writeln!(s, "solver           {}", r.solver);
     let _ = writeln!(s, "status           {}", r.status);
-    let _ = writeln!(s, "residual         {:.3e} (tol {:.1e}; ||min(z, w)|| / ||q||)", r.residual, r.tol);
+    let _ = writeln!(
+        s,
+        "residual         {:.3e} (tol {:.1e}; ||min(z, w)|| / ||q||)",
+        r.residual, r.tol
+    );
     let _ = writeln!(s, "complementarity  {:.3e} (max |z_i w_i|)", r.complementarity);
     let _ = writeln!(s, "violations       z {:.3e}, w {:.3e}", r.z_violation, r.w_violation);
     let pivots = r.pivots.map_or_else(|| "-".to_string(), |p| p.to_string());
-    let _ = writeln!(s, "iterations       {} (pivots {pivots}, matvecs {}, factorizations {})", r.iterations, r.matvecs, r.factorizations);
+    let _ = writeln!(
+        s,
+        "iterations       {} (pivots {pivots}, matvecs {}, factorizations {})",
+        r.iterations, r.matvecs, r.factorizations
+    );
     let _ = writeln!(s, "solve time       {:.3e} s", r.solve_seconds);
     let _ = writeln!(s, "z                {}", fmt_vec(&r.z));
     let _ = writeln!(s, "w                {}", fmt_vec(&r.w));

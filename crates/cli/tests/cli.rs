@@ -13,7 +13,11 @@ const SOLVER: &str = "lemke";
 
 fn data(name: &str) -> String {
     let dir = Path::new(DATA);
-    assert!(dir.is_dir(), "Siconos data folder missing: {} (repository expected next to shared/)", dir.display());
+    assert!(
+        dir.is_dir(),
+        "Siconos data folder missing: {} (repository expected next to shared/)",
+        dir.display()
+    );
     dir.join(name).to_string_lossy().into_owned()
 }
 
@@ -60,7 +64,8 @@ fn solve_json_contract_keys_and_types() {
     assert_eq!(v["status"], "solved");
     assert!(v["solver"].as_str().is_some_and(|s| s.starts_with(SOLVER)), "{v}");
     assert_eq!(v["n"], 2);
-    let z: Vec<f64> = v["z"].as_array().expect("z").iter().map(|x| x.as_f64().expect("number")).collect();
+    let z: Vec<f64> =
+        v["z"].as_array().expect("z").iter().map(|x| x.as_f64().expect("number")).collect();
     assert!((z[0] - 4.0 / 3.0).abs() < 1e-9 && (z[1] - 7.0 / 3.0).abs() < 1e-9, "{z:?}");
     assert_eq!(v["w"].as_array().map(Vec::len), Some(2));
     assert!(v["residual"].as_f64().is_some_and(|r| r <= 1e-8), "{v}");
@@ -69,7 +74,19 @@ fn solve_json_contract_keys_and_types() {
     assert!(v["pivots"].is_null() || v["pivots"].as_u64().is_some());
     assert!(v["solve_seconds"].as_f64().is_some_and(|t| t >= 0.0));
     assert!(v["certificate"].is_null(), "{v}");
-    for key in ["status", "solver", "n", "z", "w", "residual", "complementarity", "iterations", "pivots", "solve_seconds", "certificate"] {
+    for key in [
+        "status",
+        "solver",
+        "n",
+        "z",
+        "w",
+        "residual",
+        "complementarity",
+        "iterations",
+        "pivots",
+        "solve_seconds",
+        "certificate",
+    ] {
         assert!(v.get(key).is_some(), "missing key {key}");
     }
 }
@@ -79,13 +96,24 @@ fn readable_summary_and_exit_zero() {
     let out = signorini(&["solve", &data("lcp_trivial.dat"), "--solver", SOLVER]);
     assert_eq!(out.status.code(), Some(0), "stderr {:?}", stderr(&out));
     let text = String::from_utf8_lossy(&out.stdout);
-    assert!(text.contains("status") && text.contains("solved") && text.contains("residual"), "{text}");
+    assert!(
+        text.contains("status") && text.contains("solved") && text.contains("residual"),
+        "{text}"
+    );
 }
 
 #[test]
 fn unsolved_status_exits_one() {
     // lcp_exp_murty2 takes 2^6 Lemke pivots; one is not enough.
-    let out = signorini(&["solve", &data("lcp_exp_murty2.dat"), "--solver", SOLVER, "--max-iter", "1", "--json"]);
+    let out = signorini(&[
+        "solve",
+        &data("lcp_exp_murty2.dat"),
+        "--solver",
+        SOLVER,
+        "--max-iter",
+        "1",
+        "--json",
+    ]);
     assert_eq!(out.status.code(), Some(1), "stderr {:?}", stderr(&out));
     let v = json_of(&out);
     assert_ne!(v["status"], "solved");
@@ -96,15 +124,34 @@ fn bad_input_exits_two_with_one_line() {
     assert_bad_input(&["solve", "no/such/file.dat", "--solver", SOLVER], &["no/such/file.dat"]);
     let broken = tmp("broken.dat");
     std::fs::write(&broken, "2\n0\n2\n2\n2 2\n1 0\nnan 1\n-1 -1\n").expect("write");
-    assert_bad_input(&["solve", broken.to_str().expect("utf8"), "--solver", SOLVER], &["broken.dat", ":7:", "nan"]);
+    assert_bad_input(
+        &["solve", broken.to_str().expect("utf8"), "--solver", SOLVER],
+        &["broken.dat", ":7:", "nan"],
+    );
     let trailing = tmp("trailing.json");
-    std::fs::write(&trailing, r#"{"format": "signorini-lcp/1", "M": {"dense": [[1]]}, "q": [1]} x"#).expect("write");
+    std::fs::write(
+        &trailing,
+        r#"{"format": "signorini-lcp/1", "M": {"dense": [[1]]}, "q": [1]} x"#,
+    )
+    .expect("write");
     assert_bad_input(&["info", trailing.to_str().expect("utf8")], &["trailing.json"]);
-    assert_bad_input(&["solve", &data("lcp_deudeu.dat"), "--solver", "no-such-solver"], &["no-such-solver"]);
-    assert_bad_input(&["solve", &data("lcp_deudeu.dat"), "--solver", SOLVER, "--tol", "-1"], &["tol"]);
-    assert_bad_input(&["solve", &data("lcp_deudeu.dat"), "--solver", SOLVER, "--time-limit", "nan"], &["time-limit"]);
+    assert_bad_input(
+        &["solve", &data("lcp_deudeu.dat"), "--solver", "no-such-solver"],
+        &["no-such-solver"],
+    );
+    assert_bad_input(
+        &["solve", &data("lcp_deudeu.dat"), "--solver", SOLVER, "--tol", "-1"],
+        &["tol"],
+    );
+    assert_bad_input(
+        &["solve", &data("lcp_deudeu.dat"), "--solver", SOLVER, "--time-limit", "nan"],
+        &["time-limit"],
+    );
     assert_bad_input(&["solve", &data("lcp_deudeu.dat"), "--format", "xml"], &["xml"]);
-    assert_bad_input(&["convert", &data("lcp_deudeu.dat"), tmp("out.unknown").to_str().expect("utf8")], &["out.unknown"]);
+    assert_bad_input(
+        &["convert", &data("lcp_deudeu.dat"), tmp("out.unknown").to_str().expect("utf8")],
+        &["out.unknown"],
+    );
 }
 
 #[test]
@@ -124,20 +171,39 @@ fn warm_start_as_array_and_as_earlier_output() {
     let file = data("lcp_deudeu.dat");
     let array = tmp("warm_array.json");
     std::fs::write(&array, "[1.3333333333333333, 2.3333333333333335]").expect("write");
-    let out = signorini(&["solve", &file, "--solver", SOLVER, "--warm-start", array.to_str().expect("utf8"), "--json"]);
+    let out = signorini(&[
+        "solve",
+        &file,
+        "--solver",
+        SOLVER,
+        "--warm-start",
+        array.to_str().expect("utf8"),
+        "--json",
+    ]);
     assert_eq!(out.status.code(), Some(0), "stderr {:?}", stderr(&out));
     assert_eq!(json_of(&out)["status"], "solved");
 
     let first = signorini(&["solve", &file, "--solver", SOLVER, "--json"]);
     let earlier = tmp("warm_earlier.json");
     std::fs::write(&earlier, &first.stdout).expect("write");
-    let out = signorini(&["solve", &file, "--solver", SOLVER, "--warm-start", earlier.to_str().expect("utf8"), "--json"]);
+    let out = signorini(&[
+        "solve",
+        &file,
+        "--solver",
+        SOLVER,
+        "--warm-start",
+        earlier.to_str().expect("utf8"),
+        "--json",
+    ]);
     assert_eq!(out.status.code(), Some(0), "stderr {:?}", stderr(&out));
     assert_eq!(json_of(&out)["status"], "solved");
 
     let short = tmp("warm_short.json");
     std::fs::write(&short, "[1]").expect("write");
-    assert_bad_input(&["solve", &file, "--solver", SOLVER, "--warm-start", short.to_str().expect("utf8")], &["warm_short.json", "n = 2"]);
+    assert_bad_input(
+        &["solve", &file, "--solver", SOLVER, "--warm-start", short.to_str().expect("utf8")],
+        &["warm_short.json", "n = 2"],
+    );
 }
 
 fn info_json(path: &str, extra: &[&str]) -> Value {
@@ -153,6 +219,9 @@ fn info_reports_size_nonzeros_and_symmetry() {
     let v = info_json(&data("lcp_deudeu.dat"), &[]);
     assert_eq!((v["n"].as_u64(), v["nnz"].as_u64()), (Some(2), Some(4)));
     assert_eq!(v["symmetric"], true);
+    assert_eq!(v["definiteness"], "positive_definite");
+    assert_eq!(v["p_matrix"], true);
+    assert_eq!(v["name"], "lcp_deudeu");
     let v = info_json(&data("lcp_ortiz_block.dat"), &[]);
     assert_eq!(v["symmetric"], false);
     assert_eq!(v["n"], 4);
@@ -186,7 +255,11 @@ fn convert_round_trips_through_every_format() {
         for i in 0..4 {
             assert!((back.q()[i] - original.q()[i]).abs() <= 1e-15);
             for j in 0..4 {
-                assert!((back.get(i, j) - original.get(i, j)).abs() <= 1e-15, "{} M({i},{j})", p.display());
+                assert!(
+                    (back.get(i, j) - original.get(i, j)).abs() <= 1e-15,
+                    "{} M({i},{j})",
+                    p.display()
+                );
             }
         }
     }
@@ -195,4 +268,34 @@ fn convert_round_trips_through_every_format() {
     std::fs::copy(&src, &odd).expect("copy");
     let out = signorini(&["convert", &s(&odd), &s(&tmp("odd.json")), "--from", "dat"]);
     assert_eq!(out.status.code(), Some(0), "{:?}", stderr(&out));
+}
+
+#[test]
+fn infeasible_problem_exits_one_with_its_farkas_certificate() {
+    // Skew-symmetric (copositive-plus) M with w2 = -z1 - 1 < 0 for every z >= 0.
+    let file = tmp("infeasible.json");
+    std::fs::write(
+        &file,
+        r#"{"format": "signorini-lcp/1", "M": {"dense": [[0, 1], [-1, 0]]}, "q": [-1, -1]}"#,
+    )
+    .expect("write");
+    let out = signorini(&["solve", file.to_str().expect("utf8"), "--solver", SOLVER, "--json"]);
+    assert_eq!(out.status.code(), Some(1), "stderr {:?}", stderr(&out));
+    let v = json_of(&out);
+    assert_eq!(v["status"], "infeasible");
+    assert_eq!(v["certificate"]["kind"], "farkas");
+    let y: Vec<f64> =
+        v["certificate"]["y"].as_array().expect("y").iter().filter_map(Value::as_f64).collect();
+    // y >= 0, M'y = (-y2, y1) <= 0, q'y = -y1 - y2 < 0.
+    assert_eq!(y.len(), 2);
+    assert!(y.iter().all(|&t| t >= 0.0) && y[0] <= 1e-12 && y[1] > 0.0, "{y:?}");
+}
+
+#[test]
+fn default_solver_is_auto() {
+    let out = signorini(&["solve", &data("lcp_ortiz.dat"), "--json"]);
+    assert_eq!(out.status.code(), Some(0), "stderr {:?}", stderr(&out));
+    let v = json_of(&out);
+    assert!(v["solver"].as_str().is_some_and(|s| s.starts_with("auto")), "{v}");
+    assert_eq!(v["status"], "solved");
 }

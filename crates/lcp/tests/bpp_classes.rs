@@ -52,6 +52,15 @@ fn random_dense(n: usize, seed: u64) -> Lcp {
     Lcp::from_dense_rows(&rows, q).expect("finite")
 }
 
+/// Entries and q in {-1, 0, 1}: many singular principal submatrices and degenerate sets.
+fn random_integer(n: usize, seed: u64) -> Lcp {
+    let mut r = ChaCha8Rng::seed_from_u64(seed);
+    let rows: Vec<Vec<f64>> =
+        (0..n).map(|_| (0..n).map(|_| f64::from(r.gen_range(-1i32..=1))).collect()).collect();
+    let q = (0..n).map(|_| f64::from(r.gen_range(-1i32..=1))).collect();
+    Lcp::from_dense_rows(&rows, q).expect("finite")
+}
+
 fn quad(lcp: &Lcp, d: &[f64]) -> f64 {
     w_of(&Lcp::new(lcp.matrix().clone(), vec![0.0; lcp.n()]).expect("valid"), d)
         .iter()
@@ -65,7 +74,7 @@ fn dot(a: &[f64], b: &[f64]) -> f64 {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 48, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: 96, ..ProptestConfig::default() })]
 
     #[test]
     fn bpp_solves_spd(n in 1usize..=40, seed in any::<u64>()) {
@@ -108,6 +117,24 @@ proptest! {
             Status::NoSolution => {
                 prop_assert_eq!(sol.all_solutions.map(|a| a.len()), Some(0));
                 // The proof must not contradict a solution found by bpp.
+                let b = run("bpp", &lcp, None);
+                prop_assert_ne!(b.status, Status::Solved);
+            }
+            other => prop_assert!(false, "unexpected status {} ({:?})", other, sol.note),
+        }
+    }
+
+    #[test]
+    fn enum_decides_degenerate_integer_problems(n in 1usize..=6, seed in any::<u64>()) {
+        let lcp = random_integer(n, seed);
+        let sol = run("enum", &lcp, None);
+        match sol.status {
+            Status::Solved => {
+                for z in sol.all_solutions.as_deref().unwrap_or(&[]) {
+                    verify(&lcp, z, 1e-8).map_err(TestCaseError::fail)?;
+                }
+            }
+            Status::NoSolution => {
                 let b = run("bpp", &lcp, None);
                 prop_assert_ne!(b.status, Status::Solved);
             }

@@ -21,7 +21,11 @@ fn err(text: &str, format: Format) -> formats::FormatError {
 const Q2: &str = "%%MatrixMarket matrix array real general\n2 1\n-1\n-1\n";
 const M2: &str = "%%MatrixMarket matrix coordinate real general\n2 2 2\n1 1 2\n2 2 2\n";
 
-fn check(text: &str, format: Format, ok: impl Fn(&FormatErrorKind) -> bool) -> formats::FormatError {
+fn check(
+    text: &str,
+    format: Format,
+    ok: impl Fn(&FormatErrorKind) -> bool,
+) -> formats::FormatError {
     let e = err(text, format);
     assert!(ok(&e.kind), "unexpected error kind for {format} input {text:?}: {e:?}");
     assert!(!e.to_string().is_empty());
@@ -116,12 +120,16 @@ fn json_unknown_key_and_wrong_or_missing_format() {
         |k| matches!(k, FormatErrorKind::Json { .. }),
     );
     assert!(e.to_string().contains("qq"), "{e}");
-    check(r#"{"M": {"dense": [[1]]}, "q": [1]}"#, Format::Json, |k| {
-        matches!(k, FormatErrorKind::Json { message, .. } if message.contains("format"))
-    });
-    check(r#"{"format": "signorini-lcp/2", "M": {"dense": [[1]]}, "q": [1]}"#, Format::Json, |k| {
-        matches!(k, FormatErrorKind::WrongTag { found, .. } if found == "signorini-lcp/2")
-    });
+    check(
+        r#"{"M": {"dense": [[1]]}, "q": [1]}"#,
+        Format::Json,
+        |k| matches!(k, FormatErrorKind::Json { message, .. } if message.contains("format")),
+    );
+    check(
+        r#"{"format": "signorini-lcp/2", "M": {"dense": [[1]]}, "q": [1]}"#,
+        Format::Json,
+        |k| matches!(k, FormatErrorKind::WrongTag { found, .. } if found == "signorini-lcp/2"),
+    );
     check(
         &format!(r#"{JSON_OK_HEAD}"M": {{"dense": [[1]], "coo": {{}}}}, "q": [1]}}"#),
         Format::Json,
@@ -146,13 +154,17 @@ fn dat_empty_and_truncated() {
 
 #[test]
 fn dat_nan_inf_and_bad_tokens_name_line_and_token() {
-    let e = check("2\n0\n2\n2\n2 2\n1 0\nnan 1\n-1 -1\n", Format::SiconosDat, |k| {
-        matches!(k, FormatErrorKind::NonFinite { what } if what == "M(0,1)")
-    });
+    let e = check(
+        "2\n0\n2\n2\n2 2\n1 0\nnan 1\n-1 -1\n",
+        Format::SiconosDat,
+        |k| matches!(k, FormatErrorKind::NonFinite { what } if what == "M(0,1)"),
+    );
     assert_eq!((e.line, e.token.as_deref()), (Some(7), Some("nan")));
-    check("2\n0\n2\n2\n2 2\n1 0\n0 1\ninf -1\n", Format::SiconosDat, |k| {
-        matches!(k, FormatErrorKind::NonFinite { what } if what == "q[0]")
-    });
+    check(
+        "2\n0\n2\n2\n2 2\n1 0\n0 1\ninf -1\n",
+        Format::SiconosDat,
+        |k| matches!(k, FormatErrorKind::NonFinite { what } if what == "q[0]"),
+    );
     let e = check("2\n0\n2\n2\n2 2\n1 0\n0 x1\n-1 -1\n", Format::SiconosDat, |k| {
         matches!(k, FormatErrorKind::NotANumber { .. })
     });
@@ -165,20 +177,28 @@ fn dat_nan_inf_and_bad_tokens_name_line_and_token() {
 
 #[test]
 fn dat_absurd_sizes_fail_without_allocating() {
-    check("1000000000000\n0\n1000000000000\n1000000000000\n", Format::SiconosDat, |k| {
-        matches!(k, FormatErrorKind::AbsurdSize { what, .. } if what == "n")
-    });
-    check(&format!("{m}\n0\n{m}\n{m}\n{m} {m}\n1 2 3\n", m = usize::MAX), Format::SiconosDat, |k| {
-        matches!(k, FormatErrorKind::AbsurdSize { .. })
-    });
+    check(
+        "1000000000000\n0\n1000000000000\n1000000000000\n",
+        Format::SiconosDat,
+        |k| matches!(k, FormatErrorKind::AbsurdSize { what, .. } if what == "n"),
+    );
+    check(
+        &format!("{m}\n0\n{m}\n{m}\n{m} {m}\n1 2 3\n", m = usize::MAX),
+        Format::SiconosDat,
+        |k| matches!(k, FormatErrorKind::AbsurdSize { .. }),
+    );
     // n fits the tokens but size0*size1 + n does not.
-    check("3\n0\n3 3\n3 3\n1 2 3\n", Format::SiconosDat, |k| {
-        matches!(k, FormatErrorKind::AbsurdSize { what, .. } if what == "size0*size1 + n")
-    });
+    check(
+        "3\n0\n3 3\n3 3\n1 2 3\n",
+        Format::SiconosDat,
+        |k| matches!(k, FormatErrorKind::AbsurdSize { what, .. } if what == "size0*size1 + n"),
+    );
     // Sparse-block: an absurd block count.
-    check("2\n1\n2\n2\n1000000000000000\n1 1\n2\n2\n", Format::SiconosDat, |k| {
-        matches!(k, FormatErrorKind::AbsurdSize { what, .. } if what == "nbblocks")
-    });
+    check(
+        "2\n1\n2\n2\n1000000000000000\n1 1\n2\n2\n",
+        Format::SiconosDat,
+        |k| matches!(k, FormatErrorKind::AbsurdSize { what, .. } if what == "nbblocks"),
+    );
 }
 
 #[test]
@@ -222,9 +242,11 @@ fn mtx_empty_banner_and_truncated_header() {
     check("", Format::MatrixMarket, |k| matches!(k, FormatErrorKind::Empty));
     check("2 2 1\n1 1 1\n", Format::MatrixMarket, |k| matches!(k, FormatErrorKind::Layout(_)));
     // sprs itself would loop forever on a file that ends inside the header.
-    check("%%MatrixMarket matrix coordinate real general\n% only a comment\n", Format::MatrixMarket, |k| {
-        matches!(k, FormatErrorKind::Truncated { .. })
-    });
+    check(
+        "%%MatrixMarket matrix coordinate real general\n% only a comment\n",
+        Format::MatrixMarket,
+        |k| matches!(k, FormatErrorKind::Truncated { .. }),
+    );
     check("%%MatrixMarket matrix coordinate complex general\n2 2 0\n", Format::MatrixMarket, |k| {
         matches!(k, FormatErrorKind::Unsupported(_))
     });
@@ -235,12 +257,16 @@ fn mtx_empty_banner_and_truncated_header() {
 
 #[test]
 fn mtx_absurd_counts_fail_without_allocating() {
-    check("%%MatrixMarket matrix coordinate real general\n2 2 1000000000000\n1 1 1\n", Format::MatrixMarket, |k| {
-        matches!(k, FormatErrorKind::AbsurdSize { what, .. } if what == "entries")
-    });
-    check(&format!("%%MatrixMarket matrix array real general\n{m} {m}\n1\n", m = usize::MAX), Format::MatrixMarket, |k| {
-        matches!(k, FormatErrorKind::AbsurdSize { .. })
-    });
+    check(
+        "%%MatrixMarket matrix coordinate real general\n2 2 1000000000000\n1 1 1\n",
+        Format::MatrixMarket,
+        |k| matches!(k, FormatErrorKind::AbsurdSize { what, .. } if what == "entries"),
+    );
+    check(
+        &format!("%%MatrixMarket matrix array real general\n{m} {m}\n1\n", m = usize::MAX),
+        Format::MatrixMarket,
+        |k| matches!(k, FormatErrorKind::AbsurdSize { .. }),
+    );
     let e = mtx::from_strs(
         "%%MatrixMarket matrix coordinate real general\n1000000000000 1000000000000 0\n",
         "%%MatrixMarket matrix coordinate real general\n1000000000000 1 0\n",
@@ -261,9 +287,11 @@ fn mtx_indices_values_and_shapes() {
         });
         assert_eq!(e.line, Some(line), "{e}");
     }
-    let e = check("%%MatrixMarket matrix coordinate real general\n2 2 1\n1 1 NaN\n", Format::MatrixMarket, |k| {
-        matches!(k, FormatErrorKind::NonFinite { .. })
-    });
+    let e = check(
+        "%%MatrixMarket matrix coordinate real general\n2 2 1\n1 1 NaN\n",
+        Format::MatrixMarket,
+        |k| matches!(k, FormatErrorKind::NonFinite { .. }),
+    );
     assert_eq!(e.token.as_deref(), Some("NaN"));
     check("%%MatrixMarket matrix coordinate real general\n2 3 0\n", Format::MatrixMarket, |k| {
         matches!(k, FormatErrorKind::Problem(ProblemError::NotSquare { rows: 2, cols: 3 }))

@@ -61,7 +61,12 @@ fn assert_same(a: &Lcp, b: &Lcp, what: &str) {
     for i in 0..a.n() {
         assert!(close(a.q()[i], b.q()[i]), "{what}: q[{i}] {} vs {}", a.q()[i], b.q()[i]);
         for j in 0..a.n() {
-            assert!(close(a.get(i, j), b.get(i, j)), "{what}: M({i},{j}) {} vs {}", a.get(i, j), b.get(i, j));
+            assert!(
+                close(a.get(i, j), b.get(i, j)),
+                "{what}: M({i},{j}) {} vs {}",
+                a.get(i, j),
+                b.get(i, j)
+            );
         }
     }
 }
@@ -101,14 +106,20 @@ fn block_files_equal_their_dense_twins() {
 fn hand_checked_entries_follow_the_column_major_stream() {
     // lcp_CPS_2 prints "0 2 -1" first: that is column 0.
     let cps2 = read("lcp_CPS_2");
-    assert!(close(cps2.get(1, 0), 2.0) && close(cps2.get(2, 0), -1.0) && close(cps2.get(0, 1), -1.0));
+    assert!(
+        close(cps2.get(1, 0), 2.0) && close(cps2.get(2, 0), -1.0) && close(cps2.get(0, 1), -1.0)
+    );
     // lcp_CPS_4: KKT matrix [[Q, -A'], [A, 0]] of min ½x'Qx + c'x s.t. x1 + x2 + x3 >= 6.
     let cps4 = read("lcp_CPS_4");
-    assert!(close(cps4.get(0, 3), -1.0) && close(cps4.get(3, 0), 1.0) && close(cps4.get(2, 2), 21.0));
+    assert!(
+        close(cps4.get(0, 3), -1.0) && close(cps4.get(3, 0), 1.0) && close(cps4.get(2, 2), 21.0)
+    );
     assert!(close(cps4.q()[2], 10.0) && close(cps4.q()[3], -6.0));
     // lcp_ortiz: the first printed line is column 0 = (3, -1, 0, 0).
     let ortiz = read("lcp_ortiz");
-    assert!(close(ortiz.get(1, 0), -1.0) && close(ortiz.get(0, 1), 1.0) && close(ortiz.get(3, 2), 1.0));
+    assert!(
+        close(ortiz.get(1, 0), -1.0) && close(ortiz.get(0, 1), 1.0) && close(ortiz.get(3, 2), 1.0)
+    );
     // lcp_trivial: diag(1..9), q = -1.
     let trivial = read("lcp_trivial");
     for i in 0..9 {
@@ -131,11 +142,12 @@ fn solve_basis(m: &[Vec<f64>], q: &[f64], basis: &[usize]) -> Option<Vec<f64>> {
             return None;
         }
         a.swap(c, p);
-        for r in 0..k {
+        let pivot_row = a[c].clone();
+        for (r, row) in a.iter_mut().enumerate() {
             if r != c {
-                let f = a[r][c] / a[c][c];
-                for cc in c..=k {
-                    a[r][cc] -= f * a[c][cc];
+                let f = row[c] / pivot_row[c];
+                for (x, p) in row.iter_mut().zip(&pivot_row).skip(c) {
+                    *x -= f * p;
                 }
             }
         }
@@ -222,7 +234,8 @@ fn matrix_market_round_trips_in_both_namings() {
         let lcp = read(name);
         let back = mtx::from_strs(&mtx::m_to_string(&lcp), &mtx::q_to_string(&lcp)).expect("text");
         assert_same(&lcp, &back, name);
-        let array = mtx::from_strs(&mtx::m_to_array_string(&lcp), &mtx::q_to_string(&lcp)).expect("array");
+        let array =
+            mtx::from_strs(&mtx::m_to_array_string(&lcp), &mtx::q_to_string(&lcp)).expect("array");
         assert_same(&lcp, &array, name);
         // Directory form: D/M.mtx + D/q.mtx.
         let dir = tmp(&format!("{name}_mm"));
@@ -244,7 +257,10 @@ fn matrix_market_naming_rules() {
     let (m, q) = formats::matrix_market_paths(Path::new("a/M.mtx"));
     assert_eq!((m.as_path(), q.as_path()), (Path::new("a/M.mtx"), Path::new("a/q.mtx")));
     let (m, q) = formats::matrix_market_paths(Path::new("a/problem"));
-    assert_eq!((m.as_path(), q.as_path()), (Path::new("a/problem/M.mtx"), Path::new("a/problem/q.mtx")));
+    assert_eq!(
+        (m.as_path(), q.as_path()),
+        (Path::new("a/problem/M.mtx"), Path::new("a/problem/q.mtx"))
+    );
 }
 
 #[test]

@@ -127,13 +127,16 @@ pub fn candidates(lcp: &Lcp, d: &Diagnostics) -> (&'static str, Vec<&'static str
     (rule, names)
 }
 
+/// A candidate solver with its registry name.
+type Candidate = (String, Box<dyn LcpSolver>);
+
 /// The candidates that exist in the built-in registry, built with their defaults; `bpp` when
 /// none of them does.
-fn plan(lcp: &Lcp) -> (&'static str, Vec<(String, Box<dyn LcpSolver>)>) {
+fn plan(lcp: &Lcp) -> (&'static str, Vec<Candidate>) {
     let d = diagnose_with(lcp, &DiagnoseLimits::cheap());
     let (rule, names) = candidates(lcp, &d);
     let registry = Registry::builtin();
-    let mut built: Vec<(String, Box<dyn LcpSolver>)> = names
+    let mut built: Vec<Candidate> = names
         .iter()
         .filter_map(|&name| registry.build(name).ok().map(|s| (name.to_string(), s)))
         .collect();

@@ -268,7 +268,7 @@ fn solve_dense(a: &Mat<f64>, rhs: &Mat<f64>, symmetric: bool) -> Result<Vec<f64>
     let u = lu.U();
     let umax = (0..k).fold(0.0f64, |m, i| m.max(u[(i, i)].abs()));
     let tiny = (k as f64) * f64::EPSILON * umax;
-    if let Some(pivot) = (0..k).find(|&i| !(u[(i, i)].abs() > tiny)) {
+    if let Some(pivot) = (0..k).find(|&i| u[(i, i)].abs().is_nan() || u[(i, i)].abs() <= tiny) {
         return Err(SubsystemError::Singular { size: k, pivot, value: u[(pivot, pivot)] });
     }
     let x = lu.solve(rhs);

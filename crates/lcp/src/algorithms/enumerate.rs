@@ -20,18 +20,21 @@
 //!   $10\,|\alpha|\,\varepsilon_{mach}\,\|z\|_\infty$ / (pivot ratio); in between, the LP below
 //!   decides.
 //! - **Singular or ill-conditioned $M_{\alpha\alpha}$**: $P_\alpha$ may be a whole polyhedron,
-//!   which a linear solve does not settle. It is decided by an LP feasibility problem with zero
-//!   objective, solved by Clarabel (interior point). Its answer is *not* trusted as such:
-//!   a returned point counts only if the resulting z passes the merit check at `tol`; an empty
-//!   $P_\alpha$ counts only if this module re-verifies a Farkas certificate $(y, v)$ built from
-//!   Clarabel's dual: $v \ge 0$, $M_{\alpha\alpha}^\top y - M_{\beta\alpha}^\top v \ge 0$,
+//!   which a linear solve does not settle. It is decided as an LP feasibility problem, first by
+//!   a dense phase-1 simplex of this module (Bland's rule, so no cycling; pivot tolerance
+//!   1e-11 and reduced-cost tolerance 1e-12 relative to $\max|M_{ij}|$), then, if its answer
+//!   does not verify, by Clarabel with a zero objective. Neither answer is trusted as such: a
+//!   returned point counts only if the resulting z passes the merit check at `tol`; an empty
+//!   $P_\alpha$ counts only if this module re-verifies a Farkas certificate $(y, v)$ (the
+//!   simplex's final duals, or Clarabel's dual): $v \ge 0$,
+//!   $M_{\alpha\alpha}^\top y - M_{\beta\alpha}^\top v \ge 0$,
 //!   $-q_\alpha^\top y + q_\beta^\top v < 0$ (then any $z_\alpha \in P_\alpha$ would give
-//!   $0 \le z_\alpha^\top(M_{\alpha\alpha}^\top y - M_{\beta\alpha}^\top v) \le
+//!   $0 \le z_\alpha^\top(M_{\alpha\alpha}^\top y - M_{\beta\alpha}^\top v) =
+//!   -q_\alpha^\top y - v^\top(M_{\beta\alpha} z_\alpha) \le
 //!   -q_\alpha^\top y + q_\beta^\top v < 0$), with round-off tolerance
 //!   [`CERTIFICATE_RTOL`] = 1e-9 relative to $\max|M_{ij}|$ and $\|q\|_\infty$ after scaling
-//!   $\|(y, v)\|_\infty = 1$. A set that neither test settles is *undecided*; with any
-//!   undecided set and no solution found the run ends `numerical_failure`, never
-//!   `no_solution`.
+//!   $\|(y, v)\|_\infty = 1$. A set that no test settles is *undecided*; with any undecided
+//!   set and no solution found the run ends `numerical_failure`, never `no_solution`.
 //!
 //! # Output
 //!
@@ -362,7 +365,7 @@ impl CompleteLu {
             if c == 0 {
                 first = pv;
             }
-            if !(pv > 0.0) || pv <= f64::EPSILON * first {
+            if pv.is_nan() || pv <= 0.0 || pv <= f64::EPSILON * first {
                 break;
             }
             if pr != c {
@@ -427,8 +430,159 @@ impl CompleteLu {
     }
 }
 
-/// Decides P_alpha by an LP feasibility problem (Clarabel), re-verifying its answer.
 fn lp_decide(lcp: &Lcp, data: &Data, alpha: &[usize], beta: &[usize], tol: f64) -> IndexSetVerdict {
+    let phase1 = simplex_phase1(data, alpha, beta);
+    if let Some(x) = &phase1.point {
+        if let Some(z) = point_if_solution(lcp, data, alpha, x, tol) {
+            return IndexSetVerdict::Solution(z);
+        }
+    }
+    if let Some((y, v)) = &phase1.certificate {
+        if certificate_holds(data, alpha, beta, y, v) {
+            return IndexSetVerdict::Empty;
+        }
+    }
+    clarabel_decide(lcp, data, alpha, beta, tol)
+}
+
+/// z with z_alpha = max(x, 0), z_beta = 0, when it passes the merit check at `tol`.
+fn point_if_solution(
+    lcp: &Lcp,
+    data: &Data,
+    alpha: &[usize],
+    x: &[f64],
+    tol: f64,
+) -> Option<Vec<f64>> {
+    if x.len() != alpha.len() || !x.iter().all(|v| v.is_finite()) {
+        return None;
+    }
+    let mut z = vec![0.0; data.n];
+    for (r, &i) in alpha.iter().enumerate() {
+        z[i] = x[r].max(0.0);
+    }
+    (evaluate(lcp, &z).1.residual <= tol).then_some(z)
+}
+
+/// What the phase-1 simplex found: a basic point of P_alpha (x = z_alpha) when the
+/// infeasibility it minimises reached zero, else the Farkas pair (y, v) read from its final
+/// duals. Either is checked by the caller.
+struct Phase1 {
+    point: Option<Vec<f64>>,
+    certificate: Option<(Vec<f64>, Vec<f64>)>,
+}
+
+/// Dense phase-1 simplex with Bland's rule (no cycling) on
+/// [M_aa 0; M_ba -I] (x, s) = (-q_a, -q_b), (x, s) >= 0, with one artificial per row and
+/// minimum sum of artificials. At the optimum the duals pi satisfy pi'A <= 0 and pi'b = value,
+/// so a positive value gives y = -pi_a, v = pi_b with v >= 0, M_aa'y - M_ba'v >= 0 and
+/// -q_a'y + q_b'v = -value < 0 (signs undone for rows flipped to make b >= 0).
+fn simplex_phase1(data: &Data, alpha: &[usize], beta: &[usize]) -> Phase1 {
+    let n = data.n;
+    let k = alpha.len();
+    let nx = n; // k columns for x, then n - k for the slacks s
+    let cols = nx + n;
+    let rhs = cols;
+    let rows: Vec<usize> = alpha.iter().chain(beta).copied().collect();
+    let mut t = vec![vec![0.0; cols + 1]; n];
+    let mut sign = vec![1.0; n];
+    for (r, &i) in rows.iter().enumerate() {
+        for (c, &j) in alpha.iter().enumerate() {
+            t[r][c] = data.m[(i, j)];
+        }
+        if r >= k {
+            t[r][r] = -1.0; // the slack of row r sits in column k + (r - k) = r
+        }
+        t[r][rhs] = -data.q[i];
+        if t[r][rhs] < 0.0 {
+            sign[r] = -1.0;
+            for v in t[r].iter_mut() {
+                *v = -*v;
+            }
+        }
+        t[r][nx + r] = 1.0;
+    }
+    let scale = data.m_max.max(1.0);
+    let bscale = data.q_max.max(f64::MIN_POSITIVE);
+    let mut basis: Vec<usize> = (nx..cols).collect();
+    // Reduced costs of the phase-1 objective (sum of artificials); d[rhs] is unused.
+    let mut d = vec![0.0; cols + 1];
+    for (c, dc) in d.iter_mut().enumerate() {
+        let cost = if (nx..cols).contains(&c) { 1.0 } else { 0.0 };
+        *dc = cost - t.iter().map(|row| row[c]).sum::<f64>();
+    }
+    let dtol = 1e-12 * scale;
+    let ptol = 1e-11 * scale;
+    let mut failed = false;
+    for _ in 0..50 * (cols + n) {
+        let Some(e) = (0..cols).find(|&c| d[c] < -dtol) else { break };
+        let mut leave: Option<(usize, f64)> = None;
+        for r in 0..n {
+            if t[r][e] > ptol {
+                let ratio = t[r][rhs] / t[r][e];
+                leave = match leave {
+                    None => Some((r, ratio)),
+                    Some((lr, lv)) => {
+                        let tie = (ratio - lv).abs() <= 1e-12 * lv.abs().max(1.0);
+                        if (ratio < lv && !tie) || (tie && basis[r] < basis[lr]) {
+                            Some((r, ratio))
+                        } else {
+                            Some((lr, lv))
+                        }
+                    }
+                };
+            }
+        }
+        let Some((p, _)) = leave else {
+            failed = true; // an unbounded phase 1 cannot happen in exact arithmetic
+            break;
+        };
+        let piv = t[p][e];
+        for v in t[p].iter_mut() {
+            *v /= piv;
+        }
+        let prow = t[p].clone();
+        for (r, row) in t.iter_mut().enumerate() {
+            let f = row[e];
+            if r != p && f != 0.0 {
+                for (a, b) in row.iter_mut().zip(&prow) {
+                    *a -= f * b;
+                }
+            }
+        }
+        let f = d[e];
+        for (a, b) in d.iter_mut().zip(&prow) {
+            *a -= f * b;
+        }
+        basis[p] = e;
+    }
+    if failed || (0..cols).any(|c| d[c] < -dtol) {
+        return Phase1 { point: None, certificate: None };
+    }
+    let value: f64 = basis.iter().zip(&t).filter(|(&b, _)| b >= nx).map(|(_, row)| row[rhs]).sum();
+    let mut x = vec![0.0; k];
+    for (r, &b) in basis.iter().enumerate() {
+        if b < k {
+            x[b] = t[r][rhs];
+        }
+    }
+    let point = (value <= 1e-9 * bscale).then_some(x);
+    // pi_r = cost - reduced cost of artificial r, with the row flip undone.
+    let p: Vec<f64> = (0..n).map(|r| (1.0 - d[nx + r]) * sign[r]).collect();
+    let y: Vec<f64> = p[..k].iter().map(|v| -v).collect();
+    let v: Vec<f64> = p[k..].iter().map(|v| v.max(0.0)).collect();
+    let certificate = (value > 0.0).then_some((y, v));
+    Phase1 { point, certificate }
+}
+
+/// Decides P_alpha by an LP feasibility problem with zero objective (Clarabel), re-verifying
+/// its answer; the second opinion after the simplex.
+fn clarabel_decide(
+    lcp: &Lcp,
+    data: &Data,
+    alpha: &[usize],
+    beta: &[usize],
+    tol: f64,
+) -> IndexSetVerdict {
     let n = data.n;
     let k = alpha.len();
     // Rows: [M_aa; -I; -M_ba] x + s = [-q_a; 0; q_b], s in {0}^k x R_+^n.
@@ -460,7 +614,7 @@ fn lp_decide(lcp: &Lcp, data: &Data, alpha: &[usize], beta: &[usize], tol: f64) 
     let p = CscMatrix::<f64>::zeros((k, k));
     let c = vec![0.0; k];
     let mut b: Vec<f64> = alpha.iter().map(|&i| -data.q[i]).collect();
-    b.extend(std::iter::repeat(0.0).take(k));
+    b.extend(std::iter::repeat_n(0.0, k));
     b.extend(beta.iter().map(|&i| data.q[i]));
     let cones = [SupportedConeT::ZeroConeT(k), SupportedConeT::NonnegativeConeT(n)];
     let settings = match DefaultSettingsBuilder::default()
@@ -483,15 +637,8 @@ fn lp_decide(lcp: &Lcp, data: &Data, alpha: &[usize], beta: &[usize], tol: f64) 
     solver.solve();
     let sol = &solver.solution;
     let x = &sol.x;
-    if x.len() == k
-        && x.iter().all(|v| v.is_finite())
-        && !matches!(sol.status, SolverStatus::PrimalInfeasible)
-    {
-        let mut z = vec![0.0; n];
-        for (r, &i) in alpha.iter().enumerate() {
-            z[i] = x[r].max(0.0);
-        }
-        if evaluate(lcp, &z).1.residual <= tol {
+    if !matches!(sol.status, SolverStatus::PrimalInfeasible) {
+        if let Some(z) = point_if_solution(lcp, data, alpha, x, tol) {
             return IndexSetVerdict::Solution(z);
         }
     }
@@ -502,7 +649,10 @@ fn lp_decide(lcp: &Lcp, data: &Data, alpha: &[usize], beta: &[usize], tol: f64) 
 }
 
 /// Checks the certificate (y, v) taken from a Clarabel dual d = (y, u, v): v >= 0,
-/// g = M_aa' y - M_ba' v >= 0 and -q_a'y + q_b'v < 0, to [`CERTIFICATE_RTOL`] after scaling.
+/// g = M_aa' y - M_ba' v >= 0 and -q_a'y + q_b'v < 0, to [`CERTIFICATE_RTOL`] after scaling
+/// ||(y, v)||_inf = 1. An interior-point dual carries small positive multipliers on inactive
+/// constraints, so the check is repeated with the entries below 1e-8, 1e-6 and 1e-4 (relative)
+/// set to zero; any variant that passes is a valid certificate by itself.
 fn farkas_for_set(data: &Data, alpha: &[usize], beta: &[usize], dual: &[f64]) -> bool {
     let k = alpha.len();
     let y = &dual[..k];
@@ -511,19 +661,26 @@ fn farkas_for_set(data: &Data, alpha: &[usize], beta: &[usize], dual: &[f64]) ->
     if !(scale.is_finite() && scale > 0.0) {
         return false;
     }
-    let y: Vec<f64> = y.iter().map(|x| x / scale).collect();
-    // Round-off negatives of v are zeros (v enters only with its sign).
-    let v: Vec<f64> = v.iter().map(|x| (x / scale).max(0.0)).collect();
+    [0.0, 1e-8, 1e-6, 1e-4].iter().any(|&cut| {
+        let clean = |x: f64| if (x / scale).abs() <= cut { 0.0 } else { x / scale };
+        let y: Vec<f64> = y.iter().map(|&x| clean(x)).collect();
+        // Round-off negatives of v are zeros (v enters only with its sign).
+        let v: Vec<f64> = v.iter().map(|&x| clean(x).max(0.0)).collect();
+        certificate_holds(data, alpha, beta, &y, &v)
+    })
+}
+
+fn certificate_holds(data: &Data, alpha: &[usize], beta: &[usize], y: &[f64], v: &[f64]) -> bool {
     let gtol = CERTIFICATE_RTOL * data.m_max.max(f64::MIN_POSITIVE);
     for &j in alpha {
-        let g: f64 = alpha.iter().zip(&y).map(|(&i, yi)| data.m[(i, j)] * yi).sum::<f64>()
-            - beta.iter().zip(&v).map(|(&i, vi)| data.m[(i, j)] * vi).sum::<f64>();
-        if !(g >= -gtol) {
+        let g: f64 = alpha.iter().zip(y).map(|(&i, yi)| data.m[(i, j)] * yi).sum::<f64>()
+            - beta.iter().zip(v).map(|(&i, vi)| data.m[(i, j)] * vi).sum::<f64>();
+        if g.is_nan() || g < -gtol {
             return false;
         }
     }
-    let gap: f64 = -alpha.iter().zip(&y).map(|(&i, yi)| data.q[i] * yi).sum::<f64>()
-        + beta.iter().zip(&v).map(|(&i, vi)| data.q[i] * vi).sum::<f64>();
+    let gap: f64 = -alpha.iter().zip(y).map(|(&i, yi)| data.q[i] * yi).sum::<f64>()
+        + beta.iter().zip(v).map(|(&i, vi)| data.q[i] * vi).sum::<f64>();
     gap < -CERTIFICATE_RTOL * data.q_max
 }
 
@@ -570,6 +727,40 @@ mod tests {
             }
             other => panic!("expected a point of z1 + z2 = 1, got {other:?}"),
         }
+    }
+
+    /// Regression: on this degenerate set (found by the integer proptest) Clarabel stops with
+    /// `InsufficientProgress`; the phase-1 simplex must prove it empty.
+    #[test]
+    fn degenerate_empty_set_where_the_interior_point_method_stalls() {
+        let rows = vec![
+            vec![-1.0, -1.0, 1.0, -1.0, 1.0, -1.0],
+            vec![-1.0, 1.0, 1.0, 1.0, 1.0, -1.0],
+            vec![1.0, -1.0, -1.0, 0.0, 0.0, 0.0],
+            vec![0.0, 1.0, 1.0, -1.0, -1.0, 1.0],
+            vec![-1.0, -1.0, -1.0, -1.0, 1.0, -1.0],
+            vec![0.0, -1.0, 1.0, -1.0, -1.0, 1.0],
+        ];
+        let lcp =
+            Lcp::from_dense_rows(&rows, vec![-1.0, 0.0, 1.0, -1.0, -1.0, -1.0]).expect("valid");
+        assert_eq!(decide_index_set(&lcp, &[1, 4, 5], 1e-9, 1e-10), IndexSetVerdict::Empty);
+        let sol = solve(&lcp);
+        assert!(matches!(sol.status, Status::Solved | Status::NoSolution), "{:?}", sol.note);
+    }
+
+    /// Regression: inconsistent equalities M_aa z_a = -q_a with singular M_aa (Clarabel's
+    /// interior dual failed the certificate check by 1.5e-9).
+    #[test]
+    fn inconsistent_singular_equalities_are_empty() {
+        let rows = vec![
+            vec![1.0, -1.0, 0.0, 0.0],
+            vec![0.0, 0.0, 1.0, 1.0],
+            vec![-1.0, 0.0, 0.0, -1.0],
+            vec![-1.0, 0.0, 0.0, 1.0],
+        ];
+        let lcp = Lcp::from_dense_rows(&rows, vec![0.0, 0.0, -1.0, -1.0]).expect("valid");
+        assert_eq!(decide_index_set(&lcp, &[2, 3], 1e-9, 1e-10), IndexSetVerdict::Empty);
+        assert_eq!(solve(&lcp).status, Status::NoSolution);
     }
 
     #[test]

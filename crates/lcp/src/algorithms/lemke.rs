@@ -120,7 +120,7 @@ impl SolverParams for LemkeParams {
                 }
             }
             "pivot_tol" => self.pivot_tol = Self::parse_positive(key, value)?,
-            _ => unreachable!("keys are checked against KEYS before set is called"),
+            _ => return Err(unknown_key::<Self>(key)),
         }
         Ok(())
     }
@@ -143,6 +143,15 @@ impl SolverParams for LemkeParams {
             Self::check_covering(d).map_err(|e| Self::bad("covering", "vector", &e))?;
         }
         Ok(())
+    }
+}
+
+/// The error for a key that `P` does not take.
+fn unknown_key<P: SolverParams>(key: &str) -> SpecError {
+    SpecError::UnknownKey {
+        solver: P::SOLVER.into(),
+        key: key.into(),
+        valid: P::KEYS.iter().map(|d| d.key).collect::<Vec<_>>().join(", "),
     }
 }
 
@@ -476,7 +485,7 @@ impl Tableau {
     /// Lexicographic minimum ratio test on the entering column c; None on a ray.
     fn ratio_test(&mut self, c: &[f64], pivot_tol: f64) -> Option<usize> {
         let cmax = c.iter().fold(0.0f64, |a, v| a.max(v.abs()));
-        if !(cmax > 0.0) {
+        if cmax.is_nan() || cmax <= 0.0 {
             return None;
         }
         let thr = pivot_tol * cmax;
@@ -801,6 +810,8 @@ mod tests {
         assert!(matches!(r.build("lemke:covering=2"), Err(SpecError::BadValue { .. })));
         assert!(matches!(r.build("lemke:omega=1"), Err(SpecError::UnknownKey { .. })));
         assert!(matches!(r.build("lemke:pivot_tol=2"), Err(SpecError::BadValue { .. })));
+        let mut p = LemkeParams::default();
+        assert!(matches!(p.set("omega", "1"), Err(SpecError::UnknownKey { .. })));
     }
 
     #[test]

@@ -53,14 +53,20 @@ impl IndexOrder {
 }
 
 /// Parameters of [`Murty`].
-#[derive(Debug, Clone, PartialEq, Default)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct MurtyParams {
-    /// Merit tolerance for `solved` (default 1e-10); `None` keeps the default.
-    pub tol: Option<f64>,
+    /// Merit tolerance for `solved` (default 1e-10).
+    pub tol: f64,
     /// Pivot limit; `None` gives 2^min(n, 30) (the P-matrix bound 2^n, capped).
     pub max_iter: Option<usize>,
     /// Index order of the least-index rule (default `natural`).
     pub order: IndexOrder,
+}
+
+impl Default for MurtyParams {
+    fn default() -> Self {
+        Self { tol: DEFAULT_TOL, max_iter: None, order: IndexOrder::Natural }
+    }
 }
 
 impl SolverParams for MurtyParams {
@@ -77,7 +83,7 @@ impl SolverParams for MurtyParams {
 
     fn set(&mut self, key: &str, value: &str) -> Result<(), SpecError> {
         match key {
-            "tol" => self.tol = Some(Self::parse_positive(key, value)?),
+            "tol" => self.tol = Self::parse_positive(key, value)?,
             "max_iter" => self.max_iter = Some(Self::parse_count(key, value)?),
             "order" => {
                 self.order = match value.trim() {
@@ -86,21 +92,28 @@ impl SolverParams for MurtyParams {
                     _ => return Err(Self::bad(key, value, "expected natural or reversed")),
                 }
             }
-            _ => unreachable!("keys are checked against KEYS before set is called"),
+            _ => return Err(unknown_key::<Self>(key)),
         }
         Ok(())
     }
 
     fn validate(&self) -> Result<(), SpecError> {
-        if let Some(t) = self.tol {
-            if !(t.is_finite() && t > 0.0) {
-                return Err(Self::bad("tol", &t.to_string(), "expected a number > 0"));
-            }
+        if !(self.tol.is_finite() && self.tol > 0.0) {
+            return Err(Self::bad("tol", &self.tol.to_string(), "expected a number > 0"));
         }
         if self.max_iter == Some(0) {
             return Err(Self::bad("max_iter", "0", "expected an integer >= 1"));
         }
         Ok(())
+    }
+}
+
+/// The error for a key that `P` does not take.
+fn unknown_key<P: SolverParams>(key: &str) -> SpecError {
+    SpecError::UnknownKey {
+        solver: P::SOLVER.into(),
+        key: key.into(),
+        valid: P::KEYS.iter().map(|d| d.key).collect::<Vec<_>>().join(", "),
     }
 }
 
@@ -130,8 +143,8 @@ impl LcpSolver for Murty {
     fn name(&self) -> String {
         let p = &self.params;
         let mut pairs: Vec<(&str, String)> = Vec::new();
-        if let Some(t) = p.tol {
-            pairs.push(("tol", format!("{t:e}")));
+        if p.tol != DEFAULT_TOL {
+            pairs.push(("tol", format!("{:e}", p.tol)));
         }
         if let Some(m) = p.max_iter {
             pairs.push(("max_iter", m.to_string()));
@@ -143,7 +156,7 @@ impl LcpSolver for Murty {
     }
 
     fn default_tol(&self) -> f64 {
-        self.params.tol.unwrap_or(DEFAULT_TOL)
+        self.params.tol
     }
 
     fn default_max_iter(&self, n: usize) -> usize {

@@ -150,7 +150,8 @@ mod tests {
 
     #[test]
     fn seed_example_reads_dense_rows_as_rows() {
-        let text = r#"{ "format": "signorini-lcp/1", "M": { "dense": [[2, 1], [0, 2]] }, "q": [-3, -3] }"#;
+        let text =
+            r#"{ "format": "signorini-lcp/1", "M": { "dense": [[2, 1], [0, 2]] }, "q": [-3, -3] }"#;
         let lcp = from_str(text).expect("valid");
         assert_eq!(lcp.n(), 2);
         assert!((lcp.get(0, 1) - 1.0).abs() < 1e-15);
@@ -169,7 +170,8 @@ mod tests {
 
     #[test]
     fn unknown_key_is_an_error() {
-        let text = r#"{ "format": "signorini-lcp/1", "M": { "dense": [[1]] }, "q": [1], "extra": 0 }"#;
+        let text =
+            r#"{ "format": "signorini-lcp/1", "M": { "dense": [[1]] }, "q": [1], "extra": 0 }"#;
         let e = from_str(text).expect_err("unknown key");
         assert!(matches!(e.kind, FormatErrorKind::Json { .. }), "{e}");
         assert!(e.to_string().contains("extra"), "{e}");

@@ -59,15 +59,14 @@ impl Format {
     /// The format a path names by its extension (`.json`, `.dat`, `.mtx`); an existing
     /// directory is MatrixMarket (`M.mtx` + `q.mtx` inside it).
     pub fn from_path(path: &Path) -> Option<Format> {
-        let by_ext = path
-            .extension()
-            .and_then(|e| e.to_str())
-            .and_then(|e| match e.to_ascii_lowercase().as_str() {
+        let by_ext = path.extension().and_then(|e| e.to_str()).and_then(|e| {
+            match e.to_ascii_lowercase().as_str() {
                 "json" => Some(Format::Json),
                 "dat" => Some(Format::SiconosDat),
                 "mtx" => Some(Format::MatrixMarket),
                 _ => None,
-            });
+            }
+        });
         by_ext.or_else(|| path.is_dir().then_some(Format::MatrixMarket))
     }
 }
@@ -290,49 +289,76 @@ pub fn write_problem(path: &Path, lcp: &Lcp, format: Option<Format>) -> Result<(
     }
 }
 
-/// A whitespace tokenizer that remembers the 1-based line of each token.
+/// A lazy whitespace tokenizer that knows the 1-based line of each token and, from one
+/// counting pass, how many tokens are left (so announced sizes are checked before any
+/// allocation, without storing the tokens).
 pub(crate) struct Tokens<'a> {
-    toks: Vec<(usize, &'a str)>,
-    pos: usize,
+    lines: std::iter::Enumerate<std::str::Lines<'a>>,
+    words: Option<(usize, std::str::SplitWhitespace<'a>)>,
+    upcoming: Option<(usize, &'a str)>,
+    remaining: usize,
+    total: usize,
     last_line: usize,
 }
 
 impl<'a> Tokens<'a> {
     pub(crate) fn new(text: &'a str) -> Self {
-        let mut toks = Vec::new();
-        let mut last_line = 1;
-        for (i, line) in text.lines().enumerate() {
-            last_line = i + 1;
-            toks.extend(line.split_whitespace().map(|t| (i + 1, t)));
-        }
-        Self { toks, pos: 0, last_line }
+        let total = text.split_whitespace().count();
+        let last_line = text.lines().count().max(1);
+        let mut t = Self {
+            lines: text.lines().enumerate(),
+            words: None,
+            upcoming: None,
+            remaining: total,
+            total,
+            last_line,
+        };
+        t.advance();
+        t
+    }
+
+    fn advance(&mut self) {
+        self.upcoming = loop {
+            if let Some((line, words)) = &mut self.words {
+                if let Some(w) = words.next() {
+                    break Some((*line, w));
+                }
+            }
+            match self.lines.next() {
+                Some((i, l)) => self.words = Some((i + 1, l.split_whitespace())),
+                None => break None,
+            }
+        };
     }
 
     /// Tokens not yet consumed.
     pub(crate) fn remaining(&self) -> usize {
-        self.toks.len() - self.pos
+        self.remaining
     }
 
     pub(crate) fn is_empty(&self) -> bool {
-        self.toks.is_empty()
+        self.total == 0
     }
 
     /// Line of the next token (or the last line at the end).
     pub(crate) fn line(&self) -> usize {
-        self.toks.get(self.pos).map_or(self.last_line, |t| t.0)
+        self.upcoming.map_or(self.last_line, |t| t.0)
+    }
+
+    fn take(&mut self) -> Option<(usize, &'a str)> {
+        let t = self.upcoming?;
+        self.remaining = self.remaining.saturating_sub(1);
+        self.advance();
+        Some(t)
     }
 
     pub(crate) fn next_token(&mut self, expected: &str) -> Result<(usize, &'a str), FormatError> {
-        match self.toks.get(self.pos) {
-            Some(&t) => {
-                self.pos += 1;
-                Ok(t)
-            }
-            None => Err(FormatError::at_line(
+        self.take().ok_or_else(|| {
+            FormatError::at_line(
                 FormatErrorKind::Truncated { expected: expected.into() },
                 self.last_line,
-            )),
-        }
+            )
+        })
     }
 
     pub(crate) fn usize(&mut self, expected: &str) -> Result<usize, FormatError> {
@@ -344,13 +370,12 @@ impl<'a> Tokens<'a> {
 
     /// A finite f64; `what` names the entry in errors.
     pub(crate) fn f64(&mut self, what: impl Fn() -> String) -> Result<f64, FormatError> {
-        let Some(&(line, tok)) = self.toks.get(self.pos) else {
+        let Some((line, tok)) = self.take() else {
             return Err(FormatError::at_line(
                 FormatErrorKind::Truncated { expected: what() },
                 self.last_line,
             ));
         };
-        self.pos += 1;
         match tok.parse::<f64>() {
             Ok(v) if v.is_finite() => Ok(v),
             Ok(_) => Err(FormatError::at(FormatErrorKind::NonFinite { what: what() }, line, tok)),

@@ -20,7 +20,8 @@ use crate::{Lcp, ProblemError};
 
 /// The two files of a MatrixMarket problem: (M, q). See the module documentation.
 pub fn matrix_market_paths(path: &Path) -> (PathBuf, PathBuf) {
-    let is_mtx = path.extension().and_then(|e| e.to_str()).is_some_and(|e| e.eq_ignore_ascii_case("mtx"));
+    let is_mtx =
+        path.extension().and_then(|e| e.to_str()).is_some_and(|e| e.eq_ignore_ascii_case("mtx"));
     if path.is_dir() || !is_mtx {
         return (path.join("M.mtx"), path.join("q.mtx"));
     }
@@ -136,9 +137,7 @@ fn parse_value(tok: &str, what: impl Fn() -> String, line: usize) -> Result<f64,
     match tok.parse::<f64>() {
         Ok(v) if v.is_finite() => Ok(v),
         Ok(_) => Err(FormatError::at(FormatErrorKind::NonFinite { what: what() }, line, tok)),
-        Err(_) => {
-            Err(FormatError::at(FormatErrorKind::NotANumber { expected: what() }, line, tok))
-        }
+        Err(_) => Err(FormatError::at(FormatErrorKind::NotANumber { expected: what() }, line, tok)),
     }
 }
 
@@ -184,10 +183,8 @@ fn parse(text: &str) -> Result<Data, FormatError> {
     let body: Vec<(usize, &str)> = body.collect();
     match layout {
         Layout::Array => {
-            let tokens: Vec<(usize, &str)> = body
-                .iter()
-                .flat_map(|&(l, s)| s.split_whitespace().map(move |t| (l, t)))
-                .collect();
+            let tokens: Vec<(usize, &str)> =
+                body.iter().flat_map(|&(l, s)| s.split_whitespace().map(move |t| (l, t))).collect();
             let count = rows.checked_mul(cols);
             if count.is_none_or(|c| c > tokens.len()) {
                 return Err(FormatError::at_line(
@@ -237,9 +234,7 @@ fn parse(text: &str) -> Result<Data, FormatError> {
             clean.push_str(match symmetry {
                 Symmetry::General => "%%MatrixMarket matrix coordinate real general\n",
                 Symmetry::Symmetric => "%%MatrixMarket matrix coordinate real symmetric\n",
-                Symmetry::SkewSymmetric => {
-                    "%%MatrixMarket matrix coordinate real skew-symmetric\n"
-                }
+                Symmetry::SkewSymmetric => "%%MatrixMarket matrix coordinate real skew-symmetric\n",
             });
             clean.push_str(&format!("{rows} {cols} {entries}\n"));
             for &(l, s) in &body {
@@ -379,9 +374,8 @@ pub fn write(path: &Path, lcp: &Lcp) -> Result<(), FormatError> {
     let is_mtx =
         path.extension().and_then(|e| e.to_str()).is_some_and(|e| e.eq_ignore_ascii_case("mtx"));
     if !is_mtx {
-        std::fs::create_dir_all(path).map_err(|e| {
-            FormatError::new(FormatErrorKind::Io(e.to_string())).in_file(path)
-        })?;
+        std::fs::create_dir_all(path)
+            .map_err(|e| FormatError::new(FormatErrorKind::Io(e.to_string())).in_file(path))?;
     }
     let (mp, qp) = matrix_market_paths(path);
     write_text(&mp, &m_to_string(lcp))?;
@@ -400,4 +394,3 @@ pub fn m_to_array_string(lcp: &Lcp) -> String {
     }
     out
 }
-

@@ -220,6 +220,10 @@ fn read_sbm(t: &mut Tokens<'_>, n: usize) -> Result<Matrix, FormatError> {
                 for ii in 0..nr {
                     let (i, j) = (r0 + ii, c0 + jj);
                     let v = t.f64(|| format!("M({i},{j}) in block {k}"))?;
+                    if v == 0.0 {
+                        // Zeros inside a dense block are padding, not structure.
+                        continue;
+                    }
                     rows.push(i);
                     cols.push(j);
                     vals.push(v);

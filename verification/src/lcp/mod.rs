@@ -10,7 +10,7 @@ use std::collections::BTreeMap;
 use signorini_lcp::{verify_farkas, Certificate, Lcp, Solution, SolveOptions, Status};
 
 use crate::case::{Case, Context};
-use crate::check::{fmt_sci, fmt_vec, fmt_vec_rounded, Check};
+use crate::check::{fmt_observed, fmt_sci, fmt_vec, fmt_vec_rounded, Check};
 
 pub mod classic;
 pub mod random;
@@ -242,18 +242,18 @@ impl LcpCase {
         };
         let (res, _) = independent_merit(lcp, &sol.z);
         let solved = sol.status == Status::Solved && res <= self.tol;
-        let head = format!("{}, residual {}", sol.status, fmt_sci(res));
+        let head = format!("{}, residual {}", sol.status, fmt_observed(res));
         let (pass, observed) = match expect {
             Expect::Point(zs) => {
                 let err = max_abs_diff(zs, &sol.z);
                 let ok = solved && err <= self.ztol * inf_norm(zs).max(1.0);
-                (ok, format!("{head}, z = {}, |z - z*|_inf {}", zvec(sol), fmt_sci(err)))
+                (ok, format!("{head}, z = {}, |z - z*|_inf {}", zvec(sol), fmt_observed(err)))
             }
             Expect::Solved => (solved, format!("{head}, z = {}", zvec(sol))),
             Expect::InSet(set) => {
                 let d = set.distance(&sol.z);
                 let ok = solved && d <= self.ztol * set.scale();
-                (ok, format!("{head}, z = {}, distance to set {}", zvec(sol), fmt_sci(d)))
+                (ok, format!("{head}, z = {}, distance to set {}", zvec(sol), fmt_observed(d)))
             }
             Expect::Infeasible => match &sol.certificate {
                 Some(Certificate::Farkas { y }) => match verify_farkas(lcp, y, FARKAS_REL_TOL) {
@@ -317,7 +317,7 @@ impl LcpCase {
                 "{} distinct solutions {{{}}}, worst residual {}",
                 distinct.len(),
                 list.join(", "),
-                fmt_sci(worst)
+                fmt_observed(worst)
             ),
         )
     }
@@ -361,7 +361,7 @@ impl LcpCase {
             }
         }
         let mut observed = match best {
-            Some((res, name)) => format!("solved by {name}, residual {}", fmt_sci(res)),
+            Some((res, name)) => format!("solved by {name}, residual {}", fmt_observed(res)),
             None if tried.is_empty() => NOT_REGISTERED.to_string(),
             None => format!("not solved by any of {}", tried.join(", ")),
         };

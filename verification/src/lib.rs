@@ -1,1 +1,65 @@
-//! verification
+#![cfg_attr(not(test), warn(clippy::unwrap_used, clippy::expect_used))]
+//! signorini-verification: the registry of named reference cases, the checks they produce, the
+//! expected-failure table, and the report writer behind `cargo xtask verify`.
+//!
+//! # Shape
+//!
+//! A [`Case`] has an id (`lcp/seed/a1_two_variable`), a kind, a source (provenance), a `quick`
+//! flag and `run(&Context) -> Vec<Check>`. A [`Check`] records what was expected, what was
+//! observed (recomputed from the returned z, never copied from a solver) and the tolerance.
+//! Solvers are looked up by name in the [`Context`]'s registry, so a solver written in another
+//! crate is verified by registering it there. Families live in modules: [`lcp`] now;
+//! `contact`, `impact` and `integrators` cases implement the same trait.
+//!
+//! ```
+//! use signorini_verification::{run, Context, Selection};
+//! let selection = Selection { quick: true, filter: Some("lcp/seed/a2".into()) };
+//! let checks = run(&Context::builtin(), &selection);
+//! assert!(!checks.is_empty());
+//! ```
+
+pub mod case;
+pub mod check;
+pub mod expected_failures;
+pub mod lcp;
+pub mod order;
+pub mod plot;
+pub mod report;
+
+pub use case::{Case, Context, Selection};
+pub use check::{Check, CheckStatus, Summary};
+pub use order::{observed_order, OrderError};
+pub use report::{write_report, Provenance, Report, ReportError};
+
+/// Every case of every family, in report order.
+pub fn all_cases() -> Vec<Box<dyn Case>> {
+    lcp::cases()
+}
+
+/// Runs the selected cases in order and applies the expected-failure table. Deterministic: the
+/// same inputs and thread count give the same checks.
+pub fn run(ctx: &Context, selection: &Selection) -> Vec<Check> {
+    run_cases(ctx, &all_cases(), selection)
+}
+
+/// Runs the selected cases among `cases` and applies the project's expected-failure table.
+pub fn run_cases(ctx: &Context, cases: &[Box<dyn Case>], selection: &Selection) -> Vec<Check> {
+    let mut checks = Vec::new();
+    for case in cases.iter().filter(|c| selection.takes(c.as_ref())) {
+        checks.extend(case.run(ctx));
+    }
+    expected_failures::apply(&mut checks, expected_failures::TABLE);
+    checks
+}
+
+/// Seeds of the selected cases, sorted and without repeats (recorded in the provenance).
+pub fn seeds(selection: &Selection) -> Vec<u64> {
+    let mut s: Vec<u64> = all_cases()
+        .iter()
+        .filter(|c| selection.takes(c.as_ref()))
+        .flat_map(|c| c.seeds())
+        .collect();
+    s.sort_unstable();
+    s.dedup();
+    s
+}

@@ -1,1 +1,54 @@
-fn main() {}
+//! `cargo xtask`: the project's tasks as a Rust program (argument parsing and calls only; the
+//! work lives in the library crates). One module per subcommand.
+
+mod ci;
+mod verify;
+
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+const HELP: &str = "\
+usage: cargo xtask <command> [options]
+
+commands:
+  verify [--quick] [--filter PATTERN] [--out DIR]
+         run the reference cases, print a summary table, write report.md, results.json and
+         plots/ to DIR (default target/verify/<run-id>); exit 1 if any check fails.
+         PATTERN is a substring of case ids, `*` matching any run of characters.
+  ci     cargo fmt --check, clippy -D warnings, doc (-D warnings), test, verify --quick;
+         stops at the first failure.
+  help   this text.
+";
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let (command, rest) = match args.split_first() {
+        Some((c, r)) => (c.as_str(), r),
+        None => {
+            eprint!("{HELP}");
+            return ExitCode::from(2);
+        }
+    };
+    let result = match command {
+        "verify" => verify::main(rest),
+        "ci" => ci::main(rest),
+        "help" | "--help" | "-h" => {
+            print!("{HELP}");
+            Ok(ExitCode::SUCCESS)
+        }
+        other => Err(format!("unknown command `{other}`; commands: verify, ci, help")),
+    };
+    match result {
+        Ok(code) => code,
+        Err(message) => {
+            eprintln!("xtask: {message}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+/// The workspace root (the parent of this crate's folder).
+fn workspace_root() -> PathBuf {
+    let manifest = Path::new(env!("CARGO_MANIFEST_DIR"));
+    manifest.parent().unwrap_or(manifest).to_path_buf()
+}

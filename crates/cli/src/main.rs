@@ -1,1 +1,86 @@
-fn main() {}
+//! `signorini`: solve, inspect and convert LCP files from the command line.
+//!
+//! Exit codes: 0 solved (or command done), 1 a solve ended with any other status, 2 bad input
+//! or usage, with one line on stderr naming the file and what is wrong. One module per
+//! subcommand; `contact` and `simulate` join them as their crates grow.
+
+mod convert;
+mod error;
+mod info;
+mod solve;
+
+use std::io::Write;
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+use crate::error::CliError;
+
+/// Research-grade solvers for linear complementarity problems and unilateral contact.
+#[derive(Debug, Parser)]
+#[command(name = "signorini", version, about, propagate_version = true)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Solve an LCP file and report z, w and the solver-independent residual.
+    Solve(solve::SolveArgs),
+    /// Matrix-class diagnostics of an LCP file.
+    Info(info::InfoArgs),
+    /// Convert an LCP file between formats (json, dat, mtx).
+    Convert(convert::ConvertArgs),
+}
+
+/// What a subcommand hands back: text for stdout and the exit code.
+pub(crate) struct Done {
+    /// Printed to stdout as is.
+    pub stdout: String,
+    /// 0 or 1 (2 is an error).
+    pub code: u8,
+}
+
+fn install_panic_hook() {
+    std::panic::set_hook(Box::new(|info| {
+        let location = info.location().map(|l| format!(" at {}:{}", l.file(), l.line()));
+        let message = info
+            .payload()
+            .downcast_ref::<&str>()
+            .map(|s| s.to_string())
+            .or_else(|| info.payload().downcast_ref::<String>().cloned())
+            .unwrap_or_else(|| "unknown cause".into());
+        let line = format!("{message}{}", location.unwrap_or_default()).replace('\n', " ");
+        eprintln!("signorini: internal error (please report): {line}");
+        std::process::exit(2);
+    }));
+}
+
+fn run(cli: Cli) -> Result<Done, CliError> {
+    match cli.command {
+        Command::Solve(args) => solve::run(&args),
+        Command::Info(args) => info::run(&args),
+        Command::Convert(args) => convert::run(&args),
+    }
+}
+
+fn main() -> ExitCode {
+    install_panic_hook();
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => return error::clap_exit(&e),
+    };
+    match run(cli) {
+        Ok(done) => {
+            let mut out = std::io::stdout().lock();
+            // A closed pipe (e.g. `| head`) is not an error of the solve.
+            let _ = out.write_all(done.stdout.as_bytes()).and_then(|()| out.flush());
+            ExitCode::from(done.code)
+        }
+        Err(e) => {
+            eprintln!("signorini: {}", e.one_line());
+            ExitCode::from(2)
+        }
+    }
+}

@@ -1,1 +1,58 @@
-//! Multibody contact assembly: bodies, shapes, gaps, Jacobians, Delassus matrices (filled by issue 4).
+#![cfg_attr(not(test), warn(clippy::unwrap_used, clippy::expect_used))]
+//! Multibody contact assembly: bodies, shapes, exact gap functions, Jacobians, Delassus matrices
+//! W = J M^-1 J^T, the contact LCP at acceleration, velocity and position level (with the
+//! Stewart–Trinkle / Anitescu–Potra polyhedral friction cone), compliant contact laws and scene
+//! files.
+//!
+//! # Usage
+//!
+//! ```
+//! use signorini_contact::{contact_problem, Level, Scene};
+//! let scene = Scene::from_toml_str(r#"
+//! dimension = 2
+//! gravity = [0.0, -9.81]
+//! [[body]]
+//! name = "block"
+//! mass = 2.0
+//! shape = { type = "box", half_extents = [0.25, 0.25] }
+//! position = [0.0, 0.25]
+//! force = [0.0, 5.0]
+//! [[body]]
+//! name = "floor"
+//! fixed = true
+//! shape = { type = "halfspace", normal = [0.0, 1.0], offset = 0.0 }
+//! "#).unwrap();
+//! let problem = contact_problem(&scene, Level::Acceleration, None, None).unwrap();
+//! assert_eq!(problem.n_contacts(), 2); // two corners on the floor
+//! ```
+
+pub mod body;
+pub mod compliant;
+pub mod delassus;
+pub mod detect;
+pub mod error;
+pub mod jacobian;
+pub mod mass;
+pub mod math;
+pub mod problem;
+pub mod scene;
+pub mod shape;
+
+pub use body::{Body, BodyKind, Dimension, DofLayout};
+pub use delassus::DelassusOperator;
+pub use detect::{broad_phase, detect_contacts, pair_contacts, Contact};
+pub use error::{ContactError, SceneError};
+pub use jacobian::{Coo, Jacobian, JacobianRow, RowBlock};
+pub use mass::{BlockDiagonalMass, DenseMass, MassMatrix};
+pub use math::{Quat, Vec3};
+pub use problem::{
+    contact_problem, coulomb_1d_lcp, generalized_force, stewart_trinkle, ContactEntry,
+    ContactProblem, ContactReport, CooEntries, Level,
+};
+pub use scene::{Material, Scene};
+pub use shape::Shape;
+
+/// Reads a scene file (`.toml` or `.json`) from a path.
+pub fn read_scene(path: impl AsRef<std::path::Path>) -> Result<Scene, SceneError> {
+    Scene::from_path(path)
+}

@@ -1,1 +1,47 @@
-//! Smooth integrators, nonsmooth time stepping and the event-driven scheme (filled by issue 5).
+#![cfg_attr(not(test), warn(clippy::unwrap_used, clippy::expect_used))]
+//! signorini-integrators: smooth ODE integrators for compliant (penalty) models, the
+//! Moreau–Jean time-stepping scheme, and an event-driven scheme with located impacts, the
+//! acceleration-level contact LCP and an accumulation (Zeno) rule. Every nonsmooth stepper
+//! takes any [`signorini_lcp::LcpSolver`] and records per-solve statistics.
+//!
+//! # Map
+//!
+//! - [`system`]: the ODE x'' = a(t, x, v) ([`SecondOrderSystem`]) and the linear oscillator.
+//! - [`smooth`]: explicit Euler, symplectic Euler, Störmer–Verlet, RK4, implicit Euler,
+//!   implicit midpoint behind [`Integrator`].
+//! - [`roots`]: Brent's method and event location along an integrator's steps.
+//! - [`penalty`]: the 1-D penalty contact model (linear, Kelvin–Voigt).
+//! - [`model`]: [`MechanicalSystem`] (M, f) and [`ContactModel`] (gaps, Jacobian rows,
+//!   restitution), the interface signorini-contact implements; [`BouncingBall`].
+//! - [`acceleration`]: the acceleration-level LCP and the constrained motion.
+//! - [`event_driven`]: the event-driven scheme.
+//! - [`moreau_jean`]: the Moreau–Jean theta-method.
+//! - [`position_lcp`]: the position-level time-stepping LCP (Stewart–Trinkle / Tedrake, no
+//!   friction).
+//! - [`stewart_trinkle`]: Stewart–Trinkle / Anitescu–Potra with the polyhedral friction cone.
+//! - [`convergence`]: observed orders by least squares.
+
+pub mod acceleration;
+pub mod convergence;
+pub mod event_driven;
+pub mod model;
+pub mod moreau_jean;
+pub mod penalty;
+pub mod position_lcp;
+pub mod roots;
+pub mod smooth;
+pub mod stewart_trinkle;
+pub mod system;
+
+pub use convergence::observed_order;
+pub use event_driven::{simulate_event_driven, EventDrivenParams, EventDrivenRun, Flight};
+pub use model::{BouncingBall, ContactModel, FreeMotion, MechanicalSystem};
+pub use moreau_jean::{simulate_moreau_jean, MoreauJeanParams, MoreauJeanRun, OnSolverFailure};
+pub use penalty::{PenaltyLaw, PenaltyPointMass};
+pub use position_lcp::{simulate_position_lcp, PositionLcpParams};
+pub use smooth::{
+    integrate, integrator_from_name, ExplicitEuler, ImplicitEuler, ImplicitMidpoint, Integrator,
+    IntegratorError, NewtonParams, Rk4, StormerVerlet, SymplecticEuler,
+};
+pub use stewart_trinkle::{simulate_stewart_trinkle, FrictionModel, StewartTrinkleParams};
+pub use system::{LinearOscillator, SecondOrderSystem, SystemError};

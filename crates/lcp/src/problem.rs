@@ -249,7 +249,7 @@ impl Lcp {
         }
     }
 
-    /// Entry M[i][j].
+    /// Entry `M[i][j]`.
     pub fn get(&self, i: usize, j: usize) -> f64 {
         match &self.m {
             Matrix::Dense(d) => d[(i, j)],

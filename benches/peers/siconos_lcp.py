@@ -1,0 +1,106 @@
+#!/usr/bin/env python3
+"""Siconos numerics peer for signorini LCP benchmarks.
+
+Reads LCP problems in the signorini JSON format
+    {"format": "signorini-lcp/1", "M": {"dense": [[...], ...]}, "q": [...]}
+(rows are rows), runs Siconos solvers on each, times only the solve call (median of R
+repeats, time.perf_counter), recomputes the merit ||min(z, Mz + q)||_2 / ||q||_2 from the
+returned z (the signorini definition) and prints one JSON object per problem and solver.
+
+Usage: siconos_lcp.py [--repeats R] [--solvers lexicolemke,pgs,newton_FB] FILE.json ...
+Needs Debian's python3-siconos (Siconos numerics 4.4): run it with /usr/bin/python3.
+"""
+
+import argparse
+import json
+import statistics
+import sys
+import time
+
+import numpy as np
+import siconos.numerics as sn
+
+SOLVERS = {
+    "lexicolemke": (sn.SICONOS_LCP_LEMKE, sn.lcp_lexicolemke),
+    "pgs": (sn.SICONOS_LCP_PGS, sn.lcp_pgs),
+    "newton_FB": (sn.SICONOS_LCP_NEWTON_FB_FBLSA, sn.lcp_newton_FB),
+}
+
+
+def merit(M, q, z):
+    w = M @ z + q
+    r = np.linalg.norm(np.minimum(z, w))
+    qn = np.linalg.norm(q)
+    return float(r / qn) if qn > np.finfo(float).eps else float(r)
+
+
+def load(path):
+    with open(path) as f:
+        data = json.load(f)
+    if data.get("format") != "signorini-lcp/1" or "dense" not in data.get("M", {}):
+        raise ValueError(f"{path}: expected format signorini-lcp/1 with a dense M")
+    M = np.array(data["M"]["dense"], dtype=float)
+    q = np.array(data["q"], dtype=float)
+    if M.ndim != 2 or M.shape[0] != M.shape[1] or M.shape[0] != q.shape[0]:
+        raise ValueError(f"{path}: M is {M.shape}, q has {q.shape[0]} entries")
+    return data.get("name", path), M, q
+
+
+def run(name, path, M, q, solver, repeats, max_iter, tol):
+    solver_id, fn = SOLVERS[solver]
+    n = q.shape[0]
+    problem = sn.LCP(np.ascontiguousarray(M), q.copy())
+    times = []
+    info = None
+    iters = None
+    z = np.zeros(n)
+    for _ in range(repeats):
+        options = sn.SolverOptions(solver_id)
+        if max_iter is not None:
+            options.iparam[0] = max_iter
+        if tol is not None:
+            options.dparam[0] = tol
+        z = np.zeros(n)
+        w = np.zeros(n)
+        t0 = time.perf_counter()
+        info = fn(problem, z, w, options)
+        t1 = time.perf_counter()
+        times.append(t1 - t0)
+        iters = int(options.iparam[sn.SICONOS_IPARAM_ITER_DONE])
+    return {
+        "file": path,
+        "name": name,
+        "n": n,
+        "solver": solver,
+        "info": int(info),
+        "iterations": iters,
+        "repeats": repeats,
+        "median_s": statistics.median(times),
+        "min_s": min(times),
+        "times_s": times,
+        "residual": merit(M, q, z),
+        "siconos_version": "4.4",
+    }
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("files", nargs="+")
+    ap.add_argument("--repeats", type=int, default=5)
+    ap.add_argument("--solvers", default="lexicolemke")
+    ap.add_argument("--max-iter", type=int, default=None)
+    ap.add_argument("--tol", type=float, default=None)
+    args = ap.parse_args()
+    solvers = [s.strip() for s in args.solvers.split(",") if s.strip()]
+    for s in solvers:
+        if s not in SOLVERS:
+            sys.exit(f"unknown solver {s!r}; valid: {', '.join(SOLVERS)}")
+    for path in args.files:
+        name, M, q = load(path)
+        for s in solvers:
+            out = run(name, path, M, q, s, args.repeats, args.max_iter, args.tol)
+            print(json.dumps(out), flush=True)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,40 @@
+//! `signorini convert IN OUT`: reads a problem in one format and writes it in another (formats
+//! by extension, `--from` / `--to` override).
+
+use std::path::PathBuf;
+
+use signorini_lcp::formats::{self, Format};
+
+use crate::error::CliError;
+use crate::Done;
+
+/// Arguments of `signorini convert`.
+#[derive(Debug, clap::Args)]
+pub struct ConvertArgs {
+    /// Input problem (.json, .dat, .mtx, or a directory holding M.mtx + q.mtx).
+    pub input: PathBuf,
+    /// Output problem (.json, .dat, .mtx, or a directory for M.mtx + q.mtx).
+    pub output: PathBuf,
+    /// Input format (json, dat, mtx) when the extension does not tell.
+    #[arg(long)]
+    pub from: Option<Format>,
+    /// Output format (json, dat, mtx) when the extension does not tell.
+    #[arg(long)]
+    pub to: Option<Format>,
+}
+
+/// Runs the conversion.
+pub fn run(args: &ConvertArgs) -> Result<Done, CliError> {
+    let lcp = formats::read_problem(&args.input, args.from)?;
+    let to = formats::resolve_format(&args.output, args.to)?;
+    formats::write_problem(&args.output, &lcp, Some(to))?;
+    Ok(Done {
+        stdout: format!(
+            "wrote {} ({to}, n = {}, nnz = {})\n",
+            args.output.display(),
+            lcp.n(),
+            lcp.nnz()
+        ),
+        code: 0,
+    })
+}

@@ -1,0 +1,54 @@
+//! `signorini info FILE`: matrix-class diagnostics from `signorini_lcp::diagnostics::diagnose`
+//! (symmetry, definiteness of the symmetric part, P- and Z-matrix, diagonal sign,
+//! copositive-plus), with the problem's name and storage.
+
+use std::fmt::Write as _;
+use std::path::PathBuf;
+
+use serde::Serialize;
+use signorini_lcp::diagnostics::{diagnose, Diagnostics};
+use signorini_lcp::formats::{self, Format};
+
+use crate::error::CliError;
+use crate::Done;
+
+/// Arguments of `signorini info`.
+#[derive(Debug, clap::Args)]
+pub struct InfoArgs {
+    /// Problem file (.json, .dat, .mtx, or a directory holding M.mtx + q.mtx).
+    pub file: PathBuf,
+    /// Problem format (json, dat, mtx) when the extension does not tell.
+    #[arg(long)]
+    pub format: Option<Format>,
+    /// Print one JSON object instead of a summary.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// What `info --json` prints: name, storage and every field of [`Diagnostics`].
+#[derive(Debug, Serialize)]
+struct Report {
+    name: Option<String>,
+    storage: &'static str,
+    #[serde(flatten)]
+    diagnostics: Diagnostics,
+}
+
+/// Runs `info`.
+pub fn run(args: &InfoArgs) -> Result<Done, CliError> {
+    let lcp = formats::read_problem(&args.file, args.format)?;
+    let report = Report {
+        name: lcp.name.clone(),
+        storage: if lcp.is_sparse() { "sparse" } else { "dense" },
+        diagnostics: diagnose(&lcp),
+    };
+    let stdout = if args.json {
+        serde_json::to_string(&report).map_err(|e| CliError(e.to_string()))? + "\n"
+    } else {
+        let mut s = String::new();
+        let _ = writeln!(s, "problem  {} ({})", args.file.display(), report.storage);
+        let _ = write!(s, "{}", report.diagnostics);
+        s
+    };
+    Ok(Done { stdout, code: 0 })
+}

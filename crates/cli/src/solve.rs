@@ -1,0 +1,156 @@
+//! `signorini solve FILE`: runs a solver chosen by name from the registry and reports the
+//! solver-independent merit recomputed from z.
+
+use std::fmt::Write as _;
+use std::path::PathBuf;
+use std::time::Duration;
+
+use signorini_lcp::formats::{self, Format, SolutionRecord};
+use signorini_lcp::{Lcp, LcpSolver, Registry, Solution, SolveOptions, Status};
+
+use crate::error::CliError;
+use crate::Done;
+
+/// The solver used when `--solver` is not given.
+pub const DEFAULT_SOLVER: &str = "auto";
+
+/// Arguments of `signorini solve`.
+#[derive(Debug, clap::Args)]
+pub struct SolveArgs {
+    /// Problem file (.json, .dat, .mtx, or a directory holding M.mtx + q.mtx).
+    pub file: PathBuf,
+    /// Solver spec `NAME[:key=value,...]`, e.g. `lemke` or `pgs:omega=1.3`. `auto` picks by
+    /// matrix class (until it is registered, the first registered solver is used).
+    #[arg(long, default_value = DEFAULT_SOLVER)]
+    pub solver: String,
+    /// Tolerance on the residual ||min(z, w)|| / ||q|| (default: the solver's own).
+    #[arg(long, allow_negative_numbers = true)]
+    pub tol: Option<f64>,
+    /// Iteration (pivot) limit (default: the solver's own).
+    #[arg(long = "max-iter")]
+    pub max_iter: Option<usize>,
+    /// Wall-clock limit of the solve, seconds.
+    #[arg(long = "time-limit", allow_negative_numbers = true)]
+    pub time_limit: Option<f64>,
+    /// Warm start: a JSON array, or the JSON output of an earlier solve (its `z` is used).
+    #[arg(long = "warm-start")]
+    pub warm_start: Option<PathBuf>,
+    /// Problem format (json, dat, mtx) when the extension does not tell.
+    #[arg(long)]
+    pub format: Option<Format>,
+    /// Print one JSON object (status, solver, n, z, w, residual, ...) instead of a summary.
+    #[arg(long)]
+    pub json: bool,
+}
+
+fn build_solver(spec: &str) -> Result<Box<dyn LcpSolver>, CliError> {
+    let registry = Registry::builtin();
+    let names = registry.names();
+    let chosen = if spec.trim() == DEFAULT_SOLVER && !names.contains(&DEFAULT_SOLVER) {
+        match names.first() {
+            Some(first) => first.to_string(),
+            None => return Err(CliError("no solver is registered in this build".into())),
+        }
+    } else {
+        spec.to_string()
+    };
+    registry.build(&chosen).map_err(|e| CliError(format!("--solver {spec}: {e}")))
+}
+
+fn options(args: &SolveArgs) -> Result<SolveOptions, CliError> {
+    let time_limit = match args.time_limit {
+        None => None,
+        Some(s) => match Duration::try_from_secs_f64(s) {
+            Ok(d) if s > 0.0 => Some(d),
+            _ => {
+                return Err(CliError(format!(
+                    "--time-limit {s}: must be a finite number of seconds > 0"
+                )))
+            }
+        },
+    };
+    let options =
+        SolveOptions { tol: args.tol, max_iter: args.max_iter, time_limit, history_every: None };
+    options.validate().map_err(|e| CliError(e.to_string()))?;
+    Ok(options)
+}
+
+/// Runs the solve.
+pub fn run(args: &SolveArgs) -> Result<Done, CliError> {
+    let options = options(args)?;
+    let lcp = formats::read_problem(&args.file, args.format)?;
+    let solver = build_solver(&args.solver)?;
+    let warm = match &args.warm_start {
+        Some(path) => {
+            let z = formats::read_warm_start(path)?;
+            if z.len() != lcp.n() {
+                return Err(CliError(format!(
+                    "{}: warm start has {} entries, the problem in {} has n = {}",
+                    path.display(),
+                    z.len(),
+                    args.file.display(),
+                    lcp.n()
+                )));
+            }
+            Some(z)
+        }
+        None => None,
+    };
+    let solution = solver
+        .solve(&lcp, &options, warm.as_deref())
+        .map_err(|e| CliError(format!("{}: {e}", args.file.display())))?;
+    let code = if solution.status == Status::Solved { 0 } else { 1 };
+    let stdout = if args.json {
+        formats::solution_to_json(&lcp, &solution) + "\n"
+    } else {
+        summary(args, &lcp, &solution)
+    };
+    Ok(Done { stdout, code })
+}
+
+fn fmt_vec(v: &[f64]) -> String {
+    const SHOWN: usize = 8;
+    let mut parts: Vec<String> = v.iter().take(SHOWN).map(|x| format!("{x:.6e}")).collect();
+    if v.len() > SHOWN {
+        parts.push(format!("... ({} more)", v.len() - SHOWN));
+    }
+    format!("[{}]", parts.join(", "))
+}
+
+fn summary(args: &SolveArgs, lcp: &Lcp, solution: &Solution) -> String {
+    let r = SolutionRecord::new(lcp, solution);
+    let storage = if lcp.is_sparse() { "sparse" } else { "dense" };
+    let mut s = String::new();
+    let _ = writeln!(
+        s,
+        "problem          {} (n = {}, {storage}, nnz = {})",
+        args.file.display(),
+        r.n,
+        lcp.nnz()
+    );
+    let _ = writeln!(s, "solver           {}", r.solver);
+    let _ = writeln!(s, "status           {}", r.status);
+    let _ = writeln!(
+        s,
+        "residual         {:.3e} (tol {:.1e}; ||min(z, w)|| / ||q||)",
+        r.residual, r.tol
+    );
+    let _ = writeln!(s, "complementarity  {:.3e} (max |z_i w_i|)", r.complementarity);
+    let _ = writeln!(s, "violations       z {:.3e}, w {:.3e}", r.z_violation, r.w_violation);
+    let pivots = r.pivots.map_or_else(|| "-".to_string(), |p| p.to_string());
+    let _ = writeln!(
+        s,
+        "iterations       {} (pivots {pivots}, matvecs {}, factorizations {})",
+        r.iterations, r.matvecs, r.factorizations
+    );
+    let _ = writeln!(s, "solve time       {:.3e} s", r.solve_seconds);
+    let _ = writeln!(s, "z                {}", fmt_vec(&r.z));
+    let _ = writeln!(s, "w                {}", fmt_vec(&r.w));
+    if let Some(c) = &r.certificate {
+        let _ = writeln!(s, "certificate      {}", serde_json::to_string(c).unwrap_or_default());
+    }
+    if let Some(note) = &r.note {
+        let _ = writeln!(s, "note             {note}");
+    }
+    s
+}

@@ -1,0 +1,365 @@
+//! Contact detection: a uniform-grid broad phase and exact narrow-phase gap functions.
+//!
+//! Every supported pair reduces to a *point feature* of body a (a sphere centre with its
+//! radius, a box vertex with radius 0, a capsule end point with the capsule radius) against a
+//! *surface* of body b (half-space, sphere, box). The gap is the signed distance of the point
+//! to the surface minus the point's radius; the normal points from b to a; the witness points
+//! `point_a`, `point_b` are the closest points on each body, so that the rigid-body formula
+//! d' = n . (v_a(point_a) - v_b(point_b)) is the exact derivative of the gap.
+//!
+//! Pairs: sphere–sphere, sphere–half-space, box–half-space (one contact per vertex),
+//! capsule–half-space (one per end point), sphere–box, and box–box as vertex–box in both
+//! directions (vertex–face contacts only: edge–edge contacts are not detected, and coincident
+//! corners give the face of the lowest axis index). Other pairs are an error
+//! ([`ContactError::UnsupportedPair`]).
+
+use std::collections::HashMap;
+
+use crate::body::{Body, BodyKind, Dimension};
+use crate::error::ContactError;
+use crate::math::{add, cross, dot, mat_t_vec, mat_vec, norm, scale, sub, Vec3};
+use crate::shape::Shape;
+
+/// One closed contact (gap <= margin) between two bodies.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Contact {
+    /// Index of body a (the point feature's owner; the normal points towards it).
+    pub body_a: usize,
+    /// Index of body b (the surface owner).
+    pub body_b: usize,
+    /// Which feature of the pair (vertex or end-point index, 0 for smooth pairs).
+    pub feature: usize,
+    /// Closest point on body a (world frame).
+    pub point_a: Vec3,
+    /// Closest point on body b (world frame).
+    pub point_b: Vec3,
+    /// Unit contact normal, from b to a.
+    pub normal: Vec3,
+    /// Signed gap d (negative: penetration).
+    pub gap: f64,
+}
+
+impl Contact {
+    /// Midpoint of the two witness points (the reported contact point).
+    pub fn point(&self) -> Vec3 {
+        scale(0.5, add(self.point_a, self.point_b))
+    }
+}
+
+/// A point feature of a body: material point and radius.
+#[derive(Debug, Clone, Copy)]
+struct PointFeature {
+    point: Vec3,
+    radius: f64,
+}
+
+/// Point features of a shape (sphere: its centre; box: its vertices; capsule: its end points).
+fn point_features(body: &Body, dim: Dimension) -> Vec<PointFeature> {
+    let r = body.rotation();
+    let x = body.position;
+    match body.shape {
+        Shape::Sphere { radius } => vec![PointFeature { point: x, radius }],
+        Shape::Box { half_extents: h } => {
+            let n_vertices = if dim == Dimension::Two { 4 } else { 8 };
+            (0..n_vertices)
+                .map(|k| {
+                    let s = |bit: usize| if k & (1 << bit) == 0 { -1.0 } else { 1.0 };
+                    let local = [
+                        s(0) * h[0],
+                        s(1) * h[1],
+                        if dim == Dimension::Two { 0.0 } else { s(2) * h[2] },
+                    ];
+                    PointFeature { point: add(x, mat_vec(&r, local)), radius: 0.0 }
+                })
+                .collect()
+        }
+        Shape::Capsule { half_length, radius } => [-1.0, 1.0]
+            .iter()
+            .map(|s| PointFeature {
+                point: add(x, mat_vec(&r, [s * half_length, 0.0, 0.0])),
+                radius,
+            })
+            .collect(),
+        Shape::HalfSpace { .. } => Vec::new(),
+    }
+}
+
+/// World normal and world offset of a half-space body.
+fn halfspace_world(body: &Body) -> Option<(Vec3, f64)> {
+    match body.shape {
+        Shape::HalfSpace { normal, offset } => {
+            let n = mat_vec(&body.rotation(), normal);
+            Some((n, offset + dot(n, body.position)))
+        }
+        _ => None,
+    }
+}
+
+/// Signed distance of world point p to the box of body b, the closest surface point (world) and
+/// the outward unit normal at it. Inside (or on the boundary): the nearest face among the first
+/// `dim` axes. Returns None when p is the box centre's degenerate twin (never in practice).
+fn box_distance(p: Vec3, b: &Body, h: Vec3, dim: Dimension) -> (f64, Vec3, Vec3) {
+    let r = b.rotation();
+    let c = mat_t_vec(&r, sub(p, b.position));
+    let d = dim.as_usize();
+    let inside = (0..3).all(|i| c[i].abs() <= h[i]);
+    if inside {
+        let mut best = 0;
+        let mut best_dist = f64::INFINITY;
+        for i in 0..d {
+            let dist = h[i] - c[i].abs();
+            if dist < best_dist {
+                best_dist = dist;
+                best = i;
+            }
+        }
+        let s = if c[best] < 0.0 { -1.0 } else { 1.0 };
+        let mut nl = [0.0; 3];
+        nl[best] = s;
+        let mut q = c;
+        q[best] = s * h[best];
+        (-best_dist, add(b.position, mat_vec(&r, q)), mat_vec(&r, nl))
+    } else {
+        let q = [c[0].clamp(-h[0], h[0]), c[1].clamp(-h[1], h[1]), c[2].clamp(-h[2], h[2])];
+        let u = sub(c, q);
+        let dist = norm(u);
+        (dist, add(b.position, mat_vec(&r, q)), mat_vec(&r, scale(1.0 / dist, u)))
+    }
+}
+
+/// Gap of a point feature of body a against the surface of body b: (normal, gap, point_b).
+fn point_against(f: PointFeature, b: &Body, dim: Dimension) -> Option<(Vec3, f64, Vec3)> {
+    match b.shape {
+        Shape::HalfSpace { .. } => {
+            let (n, o) = halfspace_world(b)?;
+            let d = dot(n, f.point) - o - f.radius;
+            Some((n, d, sub(f.point, scale(f.radius + d, n))))
+        }
+        Shape::Sphere { radius } => {
+            let delta = sub(f.point, b.position);
+            let dist = norm(delta);
+            // Concentric spheres have no defined normal; a fixed direction keeps the gap exact.
+            let n = if dist > 0.0 { scale(1.0 / dist, delta) } else { [0.0, 1.0, 0.0] };
+            Some((n, dist - f.radius - radius, add(b.position, scale(radius, n))))
+        }
+        Shape::Box { half_extents } => {
+            let (dist, q, n) = box_distance(f.point, b, half_extents, dim);
+            Some((n, dist - f.radius, q))
+        }
+        Shape::Capsule { .. } => None,
+    }
+}
+
+/// Which body carries the point features of the pair (i, j), or None if unsupported.
+/// Returns the list of (point owner, surface owner) passes.
+fn pair_passes(bi: &Body, bj: &Body, i: usize, j: usize) -> Option<Vec<(usize, usize)>> {
+    use Shape::*;
+    match (&bi.shape, &bj.shape) {
+        (HalfSpace { .. }, HalfSpace { .. }) => Some(Vec::new()),
+        (Sphere { .. } | Box { .. } | Capsule { .. }, HalfSpace { .. }) => Some(vec![(i, j)]),
+        (HalfSpace { .. }, Sphere { .. } | Box { .. } | Capsule { .. }) => Some(vec![(j, i)]),
+        (Sphere { .. }, Sphere { .. }) => Some(vec![(i, j)]),
+        (Sphere { .. }, Box { .. }) => Some(vec![(i, j)]),
+        (Box { .. }, Sphere { .. }) => Some(vec![(j, i)]),
+        (Box { .. }, Box { .. }) => Some(vec![(i, j), (j, i)]),
+        _ => None,
+    }
+}
+
+/// The contacts of one pair of bodies with gap <= margin, in feature order. Pairs of two fixed
+/// bodies give none.
+pub fn pair_contacts(
+    bodies: &[Body],
+    dim: Dimension,
+    i: usize,
+    j: usize,
+    margin: f64,
+) -> Result<Vec<Contact>, ContactError> {
+    let (bi, bj) = (&bodies[i], &bodies[j]);
+    if bi.kind == BodyKind::Fixed && bj.kind == BodyKind::Fixed {
+        return Ok(Vec::new());
+    }
+    let passes = pair_passes(bi, bj, i, j).ok_or_else(|| ContactError::UnsupportedPair {
+        body_a: bi.name.clone(),
+        body_b: bj.name.clone(),
+        shape_a: bi.shape.type_name(),
+        shape_b: bj.shape.type_name(),
+    })?;
+    let mut out = Vec::new();
+    for (a, b) in passes {
+        for (feature, f) in point_features(&bodies[a], dim).into_iter().enumerate() {
+            if let Some((normal, gap, point_b)) = point_against(f, &bodies[b], dim) {
+                if gap <= margin {
+                    let point_a = sub(f.point, scale(f.radius, normal));
+                    out.push(Contact {
+                        body_a: a,
+                        body_b: b,
+                        feature,
+                        point_a,
+                        point_b,
+                        normal,
+                        gap,
+                    });
+                }
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// Candidate pairs (i < j) whose inflated bounding volumes overlap: bounded shapes through a
+/// uniform grid (cell size = the largest AABB extent, so each box meets at most 2^3 cells and
+/// each pair is reported once, by the cell holding the lower corner of the overlap), half-spaces
+/// against every bounded shape. Sorted, hence deterministic.
+pub fn broad_phase(bodies: &[Body], margin: f64) -> Vec<(usize, usize)> {
+    let mut boxes: Vec<(usize, Vec3, Vec3)> = Vec::new();
+    let mut halfspaces = Vec::new();
+    for (i, b) in bodies.iter().enumerate() {
+        match b.shape.aabb(b.position, &b.rotation(), margin) {
+            Some((lo, hi)) => boxes.push((i, lo, hi)),
+            None => halfspaces.push(i),
+        }
+    }
+    let mut pairs = Vec::new();
+    for &h in &halfspaces {
+        let Some((n, o)) = halfspace_world(&bodies[h]) else { continue };
+        for &(i, lo, hi) in &boxes {
+            let c = scale(0.5, add(lo, hi));
+            let e = scale(0.5, sub(hi, lo));
+            let lowest = dot(n, c) - (n[0].abs() * e[0] + n[1].abs() * e[1] + n[2].abs() * e[2]);
+            if lowest <= o + margin {
+                pairs.push((i.min(h), i.max(h)));
+            }
+        }
+    }
+    for a in 0..halfspaces.len() {
+        for b in a + 1..halfspaces.len() {
+            pairs.push((halfspaces[a], halfspaces[b]));
+        }
+    }
+    let cell = boxes
+        .iter()
+        .map(|(_, lo, hi)| (0..3).map(|k| hi[k] - lo[k]).fold(0.0_f64, f64::max))
+        .fold(0.0_f64, f64::max);
+    if cell > 0.0 && cell.is_finite() {
+        let key = |p: Vec3| -> [i64; 3] { p.map(|v| (v / cell).floor() as i64) };
+        let mut grid: HashMap<[i64; 3], Vec<usize>> = HashMap::new();
+        for (k, &(_, lo, hi)) in boxes.iter().enumerate() {
+            let (l, u) = (key(lo), key(hi));
+            for x in l[0]..=u[0] {
+                for y in l[1]..=u[1] {
+                    for z in l[2]..=u[2] {
+                        grid.entry([x, y, z]).or_default().push(k);
+                    }
+                }
+            }
+        }
+        for (cell_key, members) in &grid {
+            for (s, &p) in members.iter().enumerate() {
+                for &q in &members[s + 1..] {
+                    let (_, lo1, hi1) = boxes[p];
+                    let (_, lo2, hi2) = boxes[q];
+                    if (0..3).any(|k| lo1[k] > hi2[k] || lo2[k] > hi1[k]) {
+                        continue;
+                    }
+                    let corner = [lo1[0].max(lo2[0]), lo1[1].max(lo2[1]), lo1[2].max(lo2[2])];
+                    if key(corner) != *cell_key {
+                        continue;
+                    }
+                    let (i, j) = (boxes[p].0, boxes[q].0);
+                    pairs.push((i.min(j), i.max(j)));
+                }
+            }
+        }
+    }
+    pairs.sort_unstable();
+    pairs.dedup();
+    pairs
+}
+
+/// All contacts with gap <= margin, ordered by pair (i < j) and feature.
+pub fn detect_contacts(
+    bodies: &[Body],
+    dim: Dimension,
+    margin: f64,
+) -> Result<Vec<Contact>, ContactError> {
+    let mut contacts = Vec::new();
+    for (i, j) in broad_phase(bodies, margin) {
+        contacts.extend(pair_contacts(bodies, dim, i, j, margin)?);
+    }
+    Ok(contacts)
+}
+
+/// Effective (linear, angular) velocity of a body: fixed bodies do not move and particles do
+/// not rotate.
+fn motion(b: &Body) -> (Vec3, Vec3) {
+    match b.kind {
+        BodyKind::Fixed => ([0.0; 3], [0.0; 3]),
+        BodyKind::Particle => (b.velocity, [0.0; 3]),
+        BodyKind::Rigid => (b.velocity, b.angular_velocity),
+    }
+}
+
+/// The term J'v of the contact's normal row: the second time derivative of its gap along the
+/// motion with constant linear and (world) angular velocities, computed in closed form.
+///
+/// With p the material point of body a's feature (ṗ = v_a + ω_a × (p − x_a),
+/// p̈ = ω_a × (ω_a × (p − x_a))), r = p − x_b, ṙ = ṗ − v_b:
+/// - half-space of b, n = R_b n_l: d̈ = (ω_b × (ω_b × n))·r + 2 (ω_b × n)·ṙ + n·p̈;
+/// - sphere of b: d̈ = n·p̈ + (|ṙ|² − (n·ṙ)²)/|r|;
+/// - box of b, local point c = R_bᵀ r: ċ = R_bᵀ(ṙ − ω_b × r),
+///   c̈ = R_bᵀ(p̈ + ω_b × (ω_b × r) − 2 ω_b × ṙ); outside the box the gap is |c − clamp(c)| − ρ
+///   (gradient n_l, Hessian P(I − n_l n_lᵀ)P/|c − clamp(c)| with P the mask of clamped axes), so
+///   d̈ = n_l·c̈ + ċᵀ H ċ; inside it is linear in c (d̈ = n_l·c̈).
+///
+/// It vanishes when every body is at rest, and for a sphere on a fixed half-space.
+pub fn gap_acceleration_bias(bodies: &[Body], dim: Dimension, c: &Contact) -> f64 {
+    let (a, b) = (&bodies[c.body_a], &bodies[c.body_b]);
+    let features = point_features(a, dim);
+    let Some(f) = features.get(c.feature) else { return 0.0 };
+    let (va, wa) = motion(a);
+    let (vb, wb) = motion(b);
+    let arm = sub(f.point, a.position);
+    let p_dot = add(va, cross(wa, arm));
+    let p_ddot = cross(wa, cross(wa, arm));
+    let r = sub(f.point, b.position);
+    let r_dot = sub(p_dot, vb);
+    match b.shape {
+        Shape::HalfSpace { .. } => {
+            let n = c.normal;
+            let n_dot = cross(wb, n);
+            let n_ddot = cross(wb, n_dot);
+            dot(n_ddot, r) + 2.0 * dot(n_dot, r_dot) + dot(n, p_ddot)
+        }
+        Shape::Sphere { .. } => {
+            let dist = norm(r);
+            if dist <= 0.0 {
+                return 0.0;
+            }
+            let n = scale(1.0 / dist, r);
+            let rn = dot(n, r_dot);
+            dot(n, p_ddot) + (dot(r_dot, r_dot) - rn * rn) / dist
+        }
+        Shape::Box { half_extents: h } => {
+            let rot = b.rotation();
+            let cl = mat_t_vec(&rot, r);
+            let cl_dot = mat_t_vec(&rot, sub(r_dot, cross(wb, r)));
+            let accel = add(add(p_ddot, cross(wb, cross(wb, r))), scale(-2.0, cross(wb, r_dot)));
+            let cl_ddot = mat_t_vec(&rot, accel);
+            let nl = mat_t_vec(&rot, c.normal);
+            let inside = (0..3).all(|i| cl[i].abs() <= h[i]);
+            let mut value = dot(nl, cl_ddot);
+            if !inside {
+                let q =
+                    [cl[0].clamp(-h[0], h[0]), cl[1].clamp(-h[1], h[1]), cl[2].clamp(-h[2], h[2])];
+                let dist = norm(sub(cl, q));
+                let mask = [0, 1, 2].map(|i| if cl[i].abs() > h[i] { 1.0 } else { 0.0 });
+                let pc = [cl_dot[0] * mask[0], cl_dot[1] * mask[1], cl_dot[2] * mask[2]];
+                let pn = dot(pc, nl);
+                value += (dot(pc, pc) - pn * pn) / dist;
+            }
+            value
+        }
+        Shape::Capsule { .. } => 0.0,
+    }
+}

@@ -1,0 +1,340 @@
+//! Mass matrices behind one interface: the block-diagonal M of free bodies with closed-form
+//! inverse blocks, and a general dense symmetric positive definite M (articulated models).
+
+use faer::linalg::solvers::Solve;
+use faer::Mat;
+use rayon::prelude::*;
+
+use crate::body::{Body, BodyKind, Dimension, DofLayout};
+use crate::error::ContactError;
+use crate::jacobian::{Coo, Jacobian};
+use crate::math::Vec3;
+
+/// A symmetric positive definite mass matrix M over the generalised velocities.
+pub trait MassMatrix: Sync {
+    /// Size of v.
+    fn n_dofs(&self) -> usize;
+
+    /// y = M x.
+    fn apply(&self, x: &[f64], y: &mut [f64]);
+
+    /// y = M^-1 x.
+    fn apply_inverse(&self, x: &[f64], y: &mut [f64]);
+
+    /// The columns of M^-1 J^T, one dense vector of length n_dofs per row of J.
+    fn inverse_jacobian_transpose(&self, j: &Jacobian) -> Vec<Vec<f64>> {
+        (0..j.n_rows())
+            .map(|r| {
+                let mut e = vec![0.0; j.n_rows()];
+                e[r] = 1.0;
+                let jt = j.apply_transpose(&e);
+                let mut g = vec![0.0; self.n_dofs()];
+                self.apply_inverse(&jt, &mut g);
+                g
+            })
+            .collect()
+    }
+
+    /// The diagonal W_ii = J_i M^-1 J_i^T (Gauss–Seidel sweeps). The default applies M^-1 to
+    /// each row densely; block-diagonal M overrides it with an O(nnz) formula.
+    fn delassus_diagonal(&self, j: &Jacobian) -> Vec<f64> {
+        let n_dofs = self.n_dofs();
+        let mut jt = vec![0.0; n_dofs];
+        let mut g = vec![0.0; n_dofs];
+        j.rows
+            .iter()
+            .map(|row| {
+                jt.iter_mut().for_each(|x| *x = 0.0);
+                for b in row.blocks() {
+                    jt[b.offset..b.offset + b.len].copy_from_slice(b.as_slice());
+                }
+                self.apply_inverse(&jt, &mut g);
+                row.dot(&g)
+            })
+            .collect()
+    }
+
+    /// W = J M^-1 J^T in coordinate form, rows sorted, exact zeros dropped. The default forms
+    /// the columns of M^-1 J^T densely (for general M); block-diagonal M overrides it.
+    fn delassus(&self, j: &Jacobian) -> Coo {
+        let g = self.inverse_jacobian_transpose(j);
+        let m = j.n_rows();
+        let mut coo = Coo::new(m, m);
+        for (s, row) in j.rows.iter().enumerate() {
+            for (r, gr) in g.iter().enumerate() {
+                let v = row.dot(gr);
+                if v != 0.0 {
+                    coo.push(s, r, v);
+                }
+            }
+        }
+        coo
+    }
+}
+
+/// One diagonal block: M_B (row-major) and a factor L_B with M_B^-1 = L_B L_B^T.
+#[derive(Debug, Clone, PartialEq)]
+pub struct MassBlock {
+    /// Offset of the block in v.
+    pub offset: usize,
+    /// Size of the block.
+    pub len: usize,
+    /// M_B, row-major len x len.
+    pub mass: [f64; 36],
+    /// L_B, row-major len x len, with M_B^-1 = L_B L_B^T.
+    pub inverse_factor: [f64; 36],
+}
+
+impl MassBlock {
+    /// y = L^T x (both of length len).
+    fn half_apply(&self, x: &[f64], y: &mut [f64; 6]) {
+        let n = self.len;
+        for (i, yi) in y.iter_mut().enumerate().take(n) {
+            *yi = (0..n).map(|k| self.inverse_factor[k * n + i] * x[k]).sum();
+        }
+    }
+}
+
+/// Block-diagonal M of free bodies: 2D rigid diag(m, m, I_z); 3D rigid diag(m I_3, R I R^T);
+/// particles m I. Inverse blocks are closed form: 1/m, and R diag(1/I) R^T, factored as
+/// L = R diag(1/sqrt(I)).
+#[derive(Debug, Clone, PartialEq)]
+pub struct BlockDiagonalMass {
+    /// Per body (None for fixed bodies).
+    pub blocks: Vec<Option<MassBlock>>,
+    n_dofs: usize,
+}
+
+impl BlockDiagonalMass {
+    /// The mass matrix of the bodies in the given layout.
+    pub fn new(layout: &DofLayout, bodies: &[Body]) -> Self {
+        let blocks = bodies
+            .iter()
+            .zip(&layout.blocks)
+            .map(|(b, &(offset, len))| {
+                if b.kind == BodyKind::Fixed {
+                    return None;
+                }
+                let mut mass = [0.0; 36];
+                let mut inverse_factor = [0.0; 36];
+                let lin = match layout.dimension {
+                    Dimension::Two => 2,
+                    Dimension::Three => 3,
+                };
+                for i in 0..lin {
+                    mass[i * len + i] = b.mass;
+                    inverse_factor[i * len + i] = 1.0 / b.mass.sqrt();
+                }
+                if b.kind == BodyKind::Rigid {
+                    match layout.dimension {
+                        Dimension::Two => {
+                            mass[2 * len + 2] = b.inertia[2];
+                            inverse_factor[2 * len + 2] = 1.0 / b.inertia[2].sqrt();
+                        }
+                        Dimension::Three => {
+                            let r = b.rotation();
+                            let inertia: Vec3 = b.inertia;
+                            for i in 0..3 {
+                                for k in 0..3 {
+                                    let mut m = 0.0;
+                                    for (l, il) in inertia.iter().enumerate() {
+                                        m += r[i][l] * il * r[k][l];
+                                    }
+                                    mass[(3 + i) * len + 3 + k] = m;
+                                    inverse_factor[(3 + i) * len + 3 + k] =
+                                        r[i][k] / inertia[k].sqrt();
+                                }
+                            }
+                        }
+                    }
+                }
+                Some(MassBlock { offset, len, mass, inverse_factor })
+            })
+            .collect();
+        Self { blocks, n_dofs: layout.n_dofs }
+    }
+
+    /// The rows of H = L^T J^T per block ("half" Delassus factors), W = H^T H blockwise.
+    fn half_rows(&self, j: &Jacobian) -> Vec<[[f64; 6]; 2]> {
+        j.rows
+            .par_iter()
+            .with_min_len(512)
+            .map(|row| {
+                let mut h = [[0.0; 6]; 2];
+                for (k, b) in row.blocks().iter().enumerate() {
+                    if let Some(Some(mb)) = self.blocks.get(b.body) {
+                        mb.half_apply(b.as_slice(), &mut h[k]);
+                    }
+                }
+                h
+            })
+            .collect()
+    }
+}
+
+impl MassMatrix for BlockDiagonalMass {
+    fn n_dofs(&self) -> usize {
+        self.n_dofs
+    }
+
+    fn apply(&self, x: &[f64], y: &mut [f64]) {
+        for b in self.blocks.iter().flatten() {
+            let n = b.len;
+            for i in 0..n {
+                y[b.offset + i] = (0..n).map(|k| b.mass[i * n + k] * x[b.offset + k]).sum();
+            }
+        }
+    }
+
+    fn apply_inverse(&self, x: &[f64], y: &mut [f64]) {
+        for b in self.blocks.iter().flatten() {
+            let n = b.len;
+            let mut t = [0.0; 6];
+            b.half_apply(&x[b.offset..b.offset + n], &mut t);
+            for i in 0..n {
+                y[b.offset + i] = (0..n).map(|k| b.inverse_factor[i * n + k] * t[k]).sum();
+            }
+        }
+    }
+
+    /// W_ii = sum over the row's blocks of |L_B^T J_iB|^2.
+    fn delassus_diagonal(&self, j: &Jacobian) -> Vec<f64> {
+        self.half_rows(j)
+            .iter()
+            .zip(&j.rows)
+            .map(|(h, row)| {
+                row.blocks()
+                    .iter()
+                    .enumerate()
+                    .map(|(k, b)| h[k][..b.len].iter().map(|x| x * x).sum::<f64>())
+                    .sum()
+            })
+            .collect()
+    }
+
+    /// W_rs = sum over the bodies B shared by rows r and s of (L_B^T J_rB) . (L_B^T J_sB):
+    /// only pairs of rows that share a body are visited (rows grouped by body), each row of W
+    /// is built independently in parallel (rayon) and in a fixed order, so the result does not
+    /// depend on the thread count and is exactly symmetric.
+    fn delassus(&self, j: &Jacobian) -> Coo {
+        let m = j.n_rows();
+        let h = self.half_rows(j);
+        let n_bodies = self.blocks.len();
+        let mut ptr = vec![0usize; n_bodies + 1];
+        for row in &j.rows {
+            for b in row.blocks() {
+                ptr[b.body + 1] += 1;
+            }
+        }
+        for i in 0..n_bodies {
+            ptr[i + 1] += ptr[i];
+        }
+        let mut fill = ptr.clone();
+        let mut body_rows = vec![(0usize, 0usize); ptr[n_bodies]];
+        for (r, row) in j.rows.iter().enumerate() {
+            for (k, b) in row.blocks().iter().enumerate() {
+                body_rows[fill[b.body]] = (r, k);
+                fill[b.body] += 1;
+            }
+        }
+        let per_row: Vec<Vec<(usize, f64)>> = (0..m)
+            .into_par_iter()
+            .with_min_len(256)
+            .map(|r| {
+                let mut entries = Vec::with_capacity(16);
+                for (k, b) in j.rows[r].blocks().iter().enumerate() {
+                    let hr = &h[r][k][..b.len];
+                    for &(s, ks) in &body_rows[ptr[b.body]..ptr[b.body + 1]] {
+                        let hs = &h[s][ks][..b.len];
+                        entries.push((s, hr.iter().zip(hs).map(|(a, c)| a * c).sum::<f64>()));
+                    }
+                }
+                entries.sort_by_key(|e| e.0);
+                let mut merged: Vec<(usize, f64)> = Vec::with_capacity(entries.len());
+                for (s, v) in entries {
+                    match merged.last_mut() {
+                        Some(last) if last.0 == s => last.1 += v,
+                        _ => merged.push((s, v)),
+                    }
+                }
+                merged
+            })
+            .collect();
+        let nnz = per_row.iter().map(Vec::len).sum();
+        let mut coo = Coo {
+            nrows: m,
+            ncols: m,
+            row: Vec::with_capacity(nnz),
+            col: Vec::with_capacity(nnz),
+            val: Vec::with_capacity(nnz),
+        };
+        for (r, entries) in per_row.into_iter().enumerate() {
+            for (s, v) in entries {
+                coo.push(r, s, v);
+            }
+        }
+        coo
+    }
+}
+
+/// A general dense symmetric positive definite M (articulated models), inverted through its
+/// Cholesky factor (faer, sequential).
+#[derive(Debug)]
+pub struct DenseMass {
+    m: Mat<f64>,
+    llt: faer::linalg::solvers::Llt<f64>,
+}
+
+impl DenseMass {
+    /// Factors M; errors if M is not square, not finite, not symmetric (relative 1e-12) or not
+    /// positive definite.
+    pub fn new(m: Mat<f64>) -> Result<Self, ContactError> {
+        let n = m.nrows();
+        if m.ncols() != n {
+            return Err(ContactError::Mass(format!("{}x{} is not square", n, m.ncols())));
+        }
+        let mut scale = 0.0_f64;
+        for j in 0..n {
+            for i in 0..n {
+                if !m[(i, j)].is_finite() {
+                    return Err(ContactError::Mass(format!("entry ({i}, {j}) is not finite")));
+                }
+                scale = scale.max(m[(i, j)].abs());
+            }
+        }
+        for j in 0..n {
+            for i in 0..j {
+                if (m[(i, j)] - m[(j, i)]).abs() > 1e-12 * scale {
+                    return Err(ContactError::Mass(format!("not symmetric at ({i}, {j})")));
+                }
+            }
+        }
+        let llt = m
+            .as_ref()
+            .llt(faer::Side::Lower)
+            .map_err(|e| ContactError::Mass(format!("not positive definite: {e:?}")))?;
+        Ok(Self { m, llt })
+    }
+}
+
+impl MassMatrix for DenseMass {
+    fn n_dofs(&self) -> usize {
+        self.m.nrows()
+    }
+
+    fn apply(&self, x: &[f64], y: &mut [f64]) {
+        let n = self.m.nrows();
+        for (i, yi) in y.iter_mut().enumerate().take(n) {
+            *yi = (0..n).map(|k| self.m[(i, k)] * x[k]).sum();
+        }
+    }
+
+    fn apply_inverse(&self, x: &[f64], y: &mut [f64]) {
+        let n = self.m.nrows();
+        let mut rhs = Mat::from_fn(n, 1, |i, _| x[i]);
+        self.llt.solve_in_place(&mut rhs);
+        for (i, yi) in y.iter_mut().enumerate().take(n) {
+            *yi = rhs[(i, 0)];
+        }
+    }
+}

@@ -1,0 +1,351 @@
+//! `auto`: picks an algorithm by the matrix class of M (Cottle, Pang, Stone 1992, *The Linear
+//! Complementarity Problem*, ch. 3–4: which classes each method processes) and falls back to
+//! the next candidate when one fails.
+//!
+//! # The rule
+//!
+//! M is classified by [`diagnose_with`] under [`DiagnoseLimits::cheap`] (eigenvalues only up to
+//! n = 200, Cholesky above, principal minors up to n = 8). Candidates, in order, each used only
+//! if registered in [`Registry::builtin`] at run time:
+//!
+//! | class | candidates |
+//! |---|---|
+//! | symmetric positive definite, sparse, n > 5000 | `bpp`, `pgs`, `apgd`, `lemke` |
+//! | P-matrix certified (PD, diagonally dominant, minors) | `bpp`, `lemke`, `newton-fb` |
+//! | symmetric positive semidefinite | `lemke`, `qp`, `ipm`, `bpp` |
+//! | copositive-plus by a sufficient test | `lemke`, `ipm` |
+//! | anything else | `lemke`, `newton-fb`, `bpp` |
+//!
+//! and for n <= [`ENUM_FALLBACK_MAX_N`] = 12 `enum` is appended last, so that a tiny problem
+//! always ends with a solution or a proof. A candidate *succeeds* when its result is decisive:
+//! `solved` (merit within tol), `infeasible` with a verified Farkas vector, or `no_solution`
+//! with an enumeration certificate; otherwise (and on a setup error such as `enum` refusing
+//! n > 20) the next candidate runs. The solution's `solver` field names what was tried:
+//! `auto(lemke)` when the first candidate succeeded, `auto(bpp>lemke)` when `bpp` failed and
+//! `lemke` produced the result; the note says which rule applied and how each try ended.
+//! Iterations, pivots, matrix-vector products, factorisations and time are summed over the
+//! tries; the time limit applies to all tries together. [`LcpSolver::name`] returns the spec
+//! `auto` (parseable); the run-dependent `auto(...)` text goes into `Solution::solver` only.
+
+use std::time::Duration;
+
+use crate::diagnostics::{diagnose_with, Definiteness, DiagnoseLimits, Diagnostics};
+use crate::merit::evaluate;
+use crate::registry::{canonical_name, ParamDoc, Registry, SolverParams, SpecError};
+use crate::solver::{
+    run_solver, LcpSolver, Outcome, Solution, SolveContext, SolveError, SolveOptions, FARKAS_TOL,
+};
+use crate::status::{verify_farkas, Certificate, Status};
+use crate::{Lcp, Matrix};
+
+/// Default merit tolerance of `auto` (passed to every candidate).
+pub const DEFAULT_TOL: f64 = 1e-10;
+/// Largest n for which `enum` is the last candidate.
+pub const ENUM_FALLBACK_MAX_N: usize = 12;
+/// Above this n a sparse symmetric positive definite M also gets iterative candidates.
+pub const LARGE_SPARSE_N: usize = 5000;
+
+/// Parameters of `auto`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct AutoParams {
+    /// Merit tolerance, passed to every candidate. Default 1e-10.
+    pub tol: f64,
+    /// Iteration limit passed to every candidate; `None` = each candidate's own default.
+    /// Default `None`.
+    pub max_iter: Option<usize>,
+}
+
+impl Default for AutoParams {
+    fn default() -> Self {
+        Self { tol: DEFAULT_TOL, max_iter: None }
+    }
+}
+
+impl SolverParams for AutoParams {
+    const SOLVER: &'static str = "auto";
+    const KEYS: &'static [ParamDoc] = &[
+        ParamDoc { key: "tol", default: "1e-10", doc: "merit tolerance passed to every candidate" },
+        ParamDoc {
+            key: "max_iter",
+            default: "per candidate",
+            doc: "iteration limit passed to every candidate",
+        },
+    ];
+
+    fn set(&mut self, key: &str, value: &str) -> Result<(), SpecError> {
+        match key {
+            "tol" => self.tol = Self::parse_positive(key, value)?,
+            "max_iter" => self.max_iter = Some(Self::parse_count(key, value)?),
+            _ => return Err(Self::bad(key, value, "unknown key")),
+        }
+        Ok(())
+    }
+}
+
+/// The `auto` solver.
+#[derive(Debug, Clone, Default)]
+pub struct Auto {
+    /// Its parameters.
+    pub params: AutoParams,
+}
+
+impl Auto {
+    /// A solver with the given parameters.
+    pub fn new(params: AutoParams) -> Self {
+        Self { params }
+    }
+}
+
+/// Registers `auto`.
+pub fn register(r: &mut Registry) {
+    r.register_params::<AutoParams>(
+        "picks an algorithm by matrix class (diagnostics) and falls back on failure",
+        |pairs| Ok(Box::new(Auto::new(AutoParams::from_pairs(pairs)?))),
+    );
+}
+
+/// The rule that applied and the candidate names, in order (before the registry filter).
+pub fn candidates(lcp: &Lcp, d: &Diagnostics) -> (&'static str, Vec<&'static str>) {
+    let n = lcp.n();
+    let spd = d.symmetric && d.definiteness == Definiteness::PositiveDefinite;
+    let sparse = matches!(lcp.matrix(), Matrix::Sparse(_));
+    let (rule, mut names): (&'static str, Vec<&'static str>) =
+        if spd && sparse && n > LARGE_SPARSE_N {
+            ("symmetric positive definite, large sparse", vec!["bpp", "pgs", "apgd", "lemke"])
+        } else if d.p_matrix == Some(true) {
+            ("P-matrix", vec!["bpp", "lemke", "newton-fb"])
+        } else if d.symmetric && d.definiteness.is_psd() {
+            ("symmetric positive semidefinite", vec!["lemke", "qp", "ipm", "bpp"])
+        } else if d.copositive_plus_sufficient {
+            ("copositive-plus", vec!["lemke", "ipm"])
+        } else {
+            ("general", vec!["lemke", "newton-fb", "bpp"])
+        };
+    if n <= ENUM_FALLBACK_MAX_N {
+        names.push("enum");
+    }
+    (rule, names)
+}
+
+/// A candidate solver with its registry name.
+type Candidate = (String, Box<dyn LcpSolver>);
+
+/// The candidates that exist in the built-in registry, built with their defaults; `bpp` when
+/// none of them does.
+fn plan(lcp: &Lcp) -> (&'static str, Vec<Candidate>) {
+    let d = diagnose_with(lcp, &DiagnoseLimits::cheap());
+    let (rule, names) = candidates(lcp, &d);
+    let registry = Registry::builtin();
+    let mut built: Vec<Candidate> = names
+        .iter()
+        .filter_map(|&name| registry.build(name).ok().map(|s| (name.to_string(), s)))
+        .collect();
+    if built.is_empty() {
+        built.push(("bpp".into(), Box::new(super::bpp::Bpp::default())));
+    }
+    (rule, built)
+}
+
+fn decisive(status: Status) -> bool {
+    matches!(status, Status::Solved | Status::Infeasible | Status::NoSolution)
+}
+
+impl LcpSolver for Auto {
+    fn name(&self) -> String {
+        let mut pairs = Vec::new();
+        if self.params.tol != DEFAULT_TOL {
+            pairs.push(("tol", format!("{:e}", self.params.tol)));
+        }
+        if let Some(m) = self.params.max_iter {
+            pairs.push(("max_iter", m.to_string()));
+        }
+        canonical_name("auto", &pairs)
+    }
+
+    fn default_tol(&self) -> f64 {
+        self.params.tol
+    }
+
+    /// 0 means "each candidate's own default" (a context never carries 0 otherwise: the
+    /// driver rejects `max_iter = 0`).
+    fn default_max_iter(&self, _n: usize) -> usize {
+        self.params.max_iter.unwrap_or(0)
+    }
+
+    /// Runs the candidates in the caller's context (counters and history accumulate); each
+    /// claimed result is checked here before it counts as decisive.
+    fn run(&self, lcp: &Lcp, ctx: &mut SolveContext<'_>) -> Result<Outcome, SolveError> {
+        let (_, plan) = plan(lcp);
+        let n = lcp.n();
+        let limit = ctx.max_iter;
+        let mut iterations = 0;
+        let mut pivots: Option<usize> = None;
+        let mut last = Outcome::new(vec![0.0; n], Status::NumericalFailure, 0);
+        for (_, solver) in &plan {
+            if ctx.time_exceeded() {
+                last.status = Status::TimeLimit;
+                break;
+            }
+            ctx.max_iter = if limit == 0 { solver.default_max_iter(n) } else { limit };
+            let result = solver.run(lcp, ctx);
+            ctx.max_iter = limit;
+            let Ok(o) = result else { continue };
+            iterations += o.iterations;
+            if let Some(p) = o.pivots {
+                pivots = Some(pivots.unwrap_or(0) + p);
+            }
+            let verified = match (&o.status, &o.certificate) {
+                (Status::Solved, _) => o.z.len() == n && evaluate(lcp, &o.z).1.residual <= ctx.tol,
+                (Status::Infeasible, Some(Certificate::Farkas { y })) => {
+                    verify_farkas(lcp, y, FARKAS_TOL).is_ok()
+                }
+                (Status::NoSolution, Some(Certificate::Enumeration { .. })) => true,
+                _ => false,
+            };
+            last = o;
+            if verified {
+                break;
+            }
+        }
+        last.iterations = iterations;
+        last.pivots = pivots;
+        Ok(last)
+    }
+
+    /// Runs each candidate through the driver (so every try is checked on its own) and
+    /// returns the first decisive solution, with the tries named in `solver` and summed
+    /// counters.
+    fn solve(
+        &self,
+        lcp: &Lcp,
+        options: &SolveOptions,
+        warm_start: Option<&[f64]>,
+    ) -> Result<Solution, SolveError> {
+        options.validate()?;
+        let tol = options.tol.unwrap_or(self.params.tol);
+        let max_iter = options.max_iter.or(self.params.max_iter);
+        if lcp.n() == 0 {
+            let mut sol = run_solver(&super::bpp::Bpp::default(), lcp, options, warm_start)?;
+            sol.solver = "auto(trivial)".into();
+            return Ok(sol);
+        }
+        let (rule, plan) = plan(lcp);
+        let mut tried: Vec<String> = Vec::new();
+        let mut story: Vec<String> = Vec::new();
+        let mut spent = Duration::ZERO;
+        let mut acc: Option<Solution> = None;
+        let (mut iterations, mut matvecs, mut factorizations) = (0, 0, 0);
+        let mut pivots: Option<usize> = None;
+        let mut first_error = None;
+        for (name, solver) in &plan {
+            let time_limit = match options.time_limit {
+                Some(t) if spent >= t => break,
+                Some(t) => Some(t - spent),
+                None => None,
+            };
+            let opts = SolveOptions { tol: Some(tol), max_iter, time_limit, ..options.clone() };
+            let sol = match run_solver(solver, lcp, &opts, warm_start) {
+                Ok(s) => s,
+                Err(e) => {
+                    story.push(format!("{name}: {e}"));
+                    first_error.get_or_insert(e);
+                    continue;
+                }
+            };
+            tried.push(name.clone());
+            story.push(format!("{name}: {}", sol.status));
+            spent += Duration::from_secs_f64(sol.solve_seconds);
+            iterations += sol.iterations;
+            matvecs += sol.matvecs;
+            factorizations += sol.factorizations;
+            if let Some(p) = sol.pivots {
+                pivots = Some(pivots.unwrap_or(0) + p);
+            }
+            let done = decisive(sol.status);
+            acc = Some(sol);
+            if done {
+                break;
+            }
+        }
+        let Some(mut sol) = acc else {
+            return Err(first_error.unwrap_or(SolveError::Unsupported {
+                solver: self.name(),
+                reason: "no candidate solver could take this problem".into(),
+            }));
+        };
+        sol.solver = format!("auto({})", tried.join(">"));
+        sol.iterations = iterations;
+        sol.matvecs = matvecs;
+        sol.factorizations = factorizations;
+        sol.pivots = pivots;
+        sol.solve_seconds = spent.as_secs_f64();
+        let mut note = format!("auto: rule `{rule}`; tried {}", story.join(", "));
+        if let Some(inner) = sol.note.take() {
+            note.push_str(&format!("; last: {inner}"));
+        }
+        sol.note = Some(note);
+        Ok(sol)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::generate;
+
+    fn solve(lcp: &Lcp) -> Solution {
+        Auto::default().solve(lcp, &SolveOptions::default(), None).expect("setup")
+    }
+
+    #[test]
+    fn p_matrix_goes_to_bpp() {
+        let sol = solve(&generate::random_spd(10, 2));
+        assert_eq!(sol.status, Status::Solved);
+        assert_eq!(sol.solver, "auto(bpp)");
+        assert!(sol.residual() <= 1e-10);
+        let d = diagnose_with(&generate::murty_exponential(6), &DiagnoseLimits::cheap());
+        assert_eq!(candidates(&generate::murty_exponential(6), &d).1[0], "bpp");
+    }
+
+    #[test]
+    fn failure_falls_through_to_a_proof() {
+        // Seed A2: M = -1, q = -1 has no solution; bpp cannot prove it, enum can.
+        let lcp = Lcp::from_dense_rows(&[vec![-1.0]], vec![-1.0]).expect("valid");
+        let sol = solve(&lcp);
+        assert!(
+            matches!(sol.status, Status::Infeasible | Status::NoSolution),
+            "{:?} {:?}",
+            sol.status,
+            sol.note
+        );
+        assert!(sol.solver.starts_with("auto("));
+        assert!(sol.note.as_deref().is_some_and(|n| n.contains("rule `general`")));
+    }
+
+    #[test]
+    fn singular_psd_is_solved() {
+        // lcp_CPS_1: bpp hits a singular M_FF; another candidate (lemke, or enum) solves it.
+        let lcp = Lcp::from_dense_rows(&[vec![1.0, 1.0], vec![1.0, 1.0]], vec![-1.0, -1.0])
+            .expect("valid");
+        let sol = solve(&lcp);
+        assert_eq!(sol.status, Status::Solved, "{:?}", sol.note);
+        assert!((sol.z[0] + sol.z[1] - 1.0).abs() < 1e-9);
+    }
+
+    #[test]
+    fn run_in_a_context_also_falls_back() {
+        let lcp = Lcp::from_dense_rows(&[vec![1.0, 1.0], vec![1.0, 1.0]], vec![-1.0, -1.0])
+            .expect("valid");
+        let mut ctx = SolveContext::new(1e-9, 0);
+        let o = Auto::default().run(&lcp, &mut ctx).expect("runs");
+        assert_eq!(o.status, Status::Solved);
+        assert!(evaluate(&lcp, &o.z).1.residual <= 1e-9);
+    }
+
+    #[test]
+    fn name_is_a_spec() {
+        assert_eq!(Auto::default().name(), "auto");
+        let p = AutoParams::from_pairs(&[("tol".into(), "1e-8".into())]).expect("ok");
+        assert_eq!(Auto::new(p).name(), "auto:tol=1e-8");
+    }
+}

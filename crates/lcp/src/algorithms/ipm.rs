@@ -1,0 +1,337 @@
+//! `ipm`: infeasible primal-dual interior-point method with Mehrotra's predictor–corrector for
+//! monotone (positive semidefinite) LCPs (Wright 1997, *Primal-Dual Interior-Point Methods*,
+//! SIAM, ch. 8 (monotone LCP) and ch. 11 (implementation); Kojima, Megiddo, Noma, Yoshise 1991,
+//! *A Unified Approach to Interior Point Algorithms for Linear Complementarity Problems*,
+//! LNCS 538; Mehrotra 1992, SIAM J. Optim. 2).
+//!
+//! Iterates (z, w) > 0 with residual r = Mz + q − w and μ = z'w/n. The Newton system
+//! M Δz − Δw = −r, W Δz + Z Δw = r_c reduces to
+//!
+//! (M + Z⁻¹W) Δz = Z⁻¹ r_c − r,   Δw = M Δz + r,
+//!
+//! factorised once per iteration (dense faer LU, or sparse faer LU whose symbolic analysis is
+//! done once per solve: the pattern is that of M plus the diagonal) and solved twice:
+//! the predictor with r_c = −ZWe, then the corrector with
+//! r_c = −ZWe − ΔZ_aff ΔW_aff e + σμe, σ = (μ_aff/μ)³. One step length α for z and w (they are
+//! tied by Δw = MΔz + r) is 0.99 times the step to the boundary, capped at 1.
+//!
+//! Start (Wright ch. 11, Mehrotra's heuristic applied to z and w = Mz + q): from z = e (cold)
+//! or the warm start, shift z and w into the interior by δ = max(0, −1.5 min) and then by the
+//! balancing term ½ z'w / Σ (so that no product z_i w_i starts near zero). Terminates on the
+//! merit of `merit.rs` recomputed from z each iteration (the driver re-checks). Failure
+//! detection: a direction with Δz'MΔz < 0 beyond round-off proves M is not monotone
+//! (`numerical_failure`); ||z|| beyond 1e12 times its scale, or 10 consecutive steps with
+//! α < 1e-8, end as `stalled` (typical of infeasible problems). History measure: the merit
+//! residual of the iterate. Warm start: the given z, shifted into the interior as above.
+
+use crate::algorithms::jacobian_system::{JacobianSystem, KrylovSettings, LinearSolver};
+use crate::algorithms::newton_fb::{merit_scale, min_map_norm};
+use crate::merit::norm2;
+use crate::registry::{canonical_name, ParamDoc, Registry, SolverParams, SpecError};
+use crate::solver::{LcpSolver, Outcome, SolveContext, SolveError};
+use crate::status::Status;
+use crate::Lcp;
+
+/// Parameters of `ipm`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct IpmParams {
+    /// Merit tolerance. Default 1e-10.
+    pub tol: f64,
+    /// Iteration limit. Default 200.
+    pub max_iter: usize,
+    /// Fraction of the step to the boundary. Default 0.99.
+    pub step_fraction: f64,
+}
+
+impl Default for IpmParams {
+    fn default() -> Self {
+        Self { tol: 1e-10, max_iter: 200, step_fraction: 0.99 }
+    }
+}
+
+impl SolverParams for IpmParams {
+    const SOLVER: &'static str = "ipm";
+    const KEYS: &'static [ParamDoc] = &[
+        ParamDoc { key: "tol", default: "1e-10", doc: "merit tolerance" },
+        ParamDoc { key: "max_iter", default: "200", doc: "iteration limit" },
+        ParamDoc {
+            key: "step_fraction",
+            default: "0.99",
+            doc: "fraction of the step to the boundary, in (0, 1)",
+        },
+    ];
+
+    fn set(&mut self, key: &str, value: &str) -> Result<(), SpecError> {
+        match key {
+            "tol" => self.tol = Self::parse_positive(key, value)?,
+            "max_iter" => self.max_iter = Self::parse_count(key, value)?,
+            "step_fraction" => self.step_fraction = Self::parse_positive(key, value)?,
+            _ => unreachable!("keys are checked against KEYS"),
+        }
+        Ok(())
+    }
+
+    fn validate(&self) -> Result<(), SpecError> {
+        if self.step_fraction >= 1.0 {
+            return Err(Self::bad(
+                "step_fraction",
+                &self.step_fraction.to_string(),
+                "must be < 1 (iterates stay interior)",
+            ));
+        }
+        Ok(())
+    }
+}
+
+/// The `ipm` solver.
+#[derive(Debug, Clone, Default)]
+pub struct Ipm {
+    /// Its parameters.
+    pub params: IpmParams,
+}
+
+/// Registers `ipm`.
+pub fn register(r: &mut Registry) {
+    r.register_params::<IpmParams>(
+        "primal-dual interior point, Mehrotra predictor-corrector (Wright 1997); monotone (PSD) M",
+        |pairs| Ok(Box::new(Ipm { params: IpmParams::from_pairs(pairs)? })),
+    );
+}
+
+/// Mehrotra's shift of (z, w) into the interior.
+fn shift_into_interior(z: &mut [f64], w: &mut [f64]) {
+    let min = |v: &[f64]| v.iter().copied().fold(f64::INFINITY, f64::min);
+    let dz = (-1.5 * min(z)).max(0.0);
+    let dw = (-1.5 * min(w)).max(0.0);
+    z.iter_mut().for_each(|v| *v += dz);
+    w.iter_mut().for_each(|v| *v += dw);
+    let zw: f64 = z.iter().zip(w.iter()).map(|(a, b)| a * b).sum();
+    let sz: f64 = z.iter().sum();
+    let sw: f64 = w.iter().sum();
+    let bz = if sw > 0.0 { 0.5 * zw / sw } else { 0.0 };
+    let bw = if sz > 0.0 { 0.5 * zw / sz } else { 0.0 };
+    // Keep a floor so that a zero start (z = w = 0) still becomes interior.
+    let floor = 1e-2 * (norm2(z) + norm2(w)).max(1.0) / (z.len() as f64).sqrt();
+    z.iter_mut().for_each(|v| *v = (*v + bz).max(floor));
+    w.iter_mut().for_each(|v| *v = (*v + bw).max(floor));
+}
+
+/// The largest α in (0, 1] with x + α dx >= 0 (componentwise), before the fraction.
+fn step_to_boundary(x: &[f64], dx: &[f64]) -> f64 {
+    x.iter().zip(dx).filter(|pair| *pair.1 < 0.0).map(|(&xi, &d)| -xi / d).fold(1.0, f64::min)
+}
+
+struct Direction {
+    dz: Vec<f64>,
+    dw: Vec<f64>,
+}
+
+/// Why an interior-point iteration could not continue.
+enum Breakdown {
+    /// Factorisation or solve failed.
+    Linear,
+    /// Δz'MΔz < 0: M is not monotone.
+    NotMonotone,
+}
+
+impl LcpSolver for Ipm {
+    fn name(&self) -> String {
+        let d = IpmParams::default();
+        let p = &self.params;
+        let mut pairs = Vec::new();
+        if p.tol != d.tol {
+            pairs.push(("tol", p.tol.to_string()));
+        }
+        if p.max_iter != d.max_iter {
+            pairs.push(("max_iter", p.max_iter.to_string()));
+        }
+        if p.step_fraction != d.step_fraction {
+            pairs.push(("step_fraction", p.step_fraction.to_string()));
+        }
+        canonical_name(IpmParams::SOLVER, &pairs)
+    }
+
+    fn default_tol(&self) -> f64 {
+        self.params.tol
+    }
+
+    fn default_max_iter(&self, _n: usize) -> usize {
+        self.params.max_iter
+    }
+
+    fn run(&self, lcp: &Lcp, ctx: &mut SolveContext<'_>) -> Result<Outcome, SolveError> {
+        let n = lcp.n();
+        let mut z = match ctx.warm_start {
+            Some(z0) => z0.to_vec(),
+            None => vec![1.0; n],
+        };
+        let mut w = vec![0.0; n];
+        ctx.mul_vec(lcp, &z, &mut w);
+        for (wi, qi) in w.iter_mut().zip(lcp.q()) {
+            *wi += qi;
+        }
+        shift_into_interior(&mut z, &mut w);
+        let scale = merit_scale(lcp);
+        let z_scale = norm2(&z).max(scale).max(1.0);
+        let mut sys = JacobianSystem::new(
+            lcp,
+            LinearSolver::Direct,
+            KrylovSettings { restart: 1, max_iter: 1 },
+        );
+        let ones = vec![1.0; n];
+        let mut d = vec![0.0; n];
+        let mut w_true = vec![0.0; n];
+        let mut r = vec![0.0; n];
+        let mut tiny_steps = 0;
+        let mut iterations = 0;
+        loop {
+            ctx.mul_vec(lcp, &z, &mut w_true);
+            for i in 0..n {
+                w_true[i] += lcp.q()[i];
+                r[i] = w_true[i] - w[i];
+            }
+            let residual = min_map_norm(&z, &w_true) / scale;
+            if iterations > 0 {
+                ctx.record(lcp, iterations, residual, &z);
+            }
+            if residual <= ctx.tol {
+                return Ok(Outcome::new(z, Status::Solved, iterations));
+            }
+            if !residual.is_finite() {
+                return Ok(Outcome::new(z, Status::NumericalFailure, iterations));
+            }
+            if iterations >= ctx.max_iter {
+                return Ok(Outcome::new(z, Status::MaxIterations, iterations));
+            }
+            if ctx.time_exceeded() {
+                return Ok(Outcome::new(z, Status::TimeLimit, iterations));
+            }
+            if norm2(&z) > 1e12 * z_scale || tiny_steps >= 10 {
+                return Ok(Outcome::new(z, Status::Stalled, iterations));
+            }
+            iterations += 1;
+            let mu = z.iter().zip(&w).map(|(a, b)| a * b).sum::<f64>() / n as f64;
+            for i in 0..n {
+                d[i] = w[i] / z[i];
+            }
+            if sys.factor(lcp, &d, &ones, ctx).is_err() {
+                return Ok(Outcome::new(z, Status::NumericalFailure, iterations));
+            }
+            let rc_aff: Vec<f64> = z.iter().zip(&w).map(|(a, b)| -a * b).collect();
+            let aff = match direction(lcp, &mut sys, &z, &r, &rc_aff, ctx) {
+                Ok(dir) => dir,
+                // A failed solve or proof of non-monotonicity: the method does not apply.
+                Err(Breakdown::Linear | Breakdown::NotMonotone) => {
+                    return Ok(Outcome::new(z, Status::NumericalFailure, iterations));
+                }
+            };
+            let alpha_aff = step_to_boundary(&z, &aff.dz).min(step_to_boundary(&w, &aff.dw));
+            let mu_aff = (0..n)
+                .map(|i| (z[i] + alpha_aff * aff.dz[i]) * (w[i] + alpha_aff * aff.dw[i]))
+                .sum::<f64>()
+                / n as f64;
+            let sigma = (mu_aff / mu).clamp(0.0, 1.0).powi(3);
+            let rc: Vec<f64> =
+                (0..n).map(|i| rc_aff[i] - aff.dz[i] * aff.dw[i] + sigma * mu).collect();
+            let dir = match direction(lcp, &mut sys, &z, &r, &rc, ctx) {
+                Ok(dir) => dir,
+                Err(_) => return Ok(Outcome::new(z, Status::NumericalFailure, iterations)),
+            };
+            let alpha_max = step_to_boundary(&z, &dir.dz).min(step_to_boundary(&w, &dir.dw));
+            let alpha = (self.params.step_fraction * alpha_max).min(1.0);
+            tiny_steps = if alpha < 1e-8 { tiny_steps + 1 } else { 0 };
+            for i in 0..n {
+                z[i] += alpha * dir.dz[i];
+                w[i] += alpha * dir.dw[i];
+                // Round-off must not leave the open orthant.
+                z[i] = z[i].max(f64::MIN_POSITIVE);
+                w[i] = w[i].max(f64::MIN_POSITIVE);
+            }
+        }
+    }
+}
+
+/// Solves the reduced system for r_c and returns (Δz, Δw); checks monotonicity along Δz.
+fn direction(
+    lcp: &Lcp,
+    sys: &mut JacobianSystem,
+    z: &[f64],
+    r: &[f64],
+    rc: &[f64],
+    ctx: &mut SolveContext<'_>,
+) -> Result<Direction, Breakdown> {
+    let n = z.len();
+    let mut dz: Vec<f64> = (0..n).map(|i| rc[i] / z[i] - r[i]).collect();
+    sys.solve(lcp, &mut dz, 0.0, ctx).map_err(|_| Breakdown::Linear)?;
+    let mut mdz = vec![0.0; n];
+    ctx.mul_vec(lcp, &dz, &mut mdz);
+    let curvature: f64 = dz.iter().zip(&mdz).map(|(a, b)| a * b).sum();
+    if curvature < -1e-8 * norm2(&dz) * norm2(&mdz) {
+        return Err(Breakdown::NotMonotone);
+    }
+    let dw = (0..n).map(|i| mdz[i] + r[i]).collect();
+    Ok(Direction { dz, dw })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{generate, LcpSolver, Registry, SolveOptions};
+
+    fn solve(lcp: &Lcp, z0: Option<&[f64]>) -> crate::Solution {
+        let s = Registry::builtin().build("ipm").expect("spec");
+        s.solve(lcp, &SolveOptions::default(), z0).expect("set up")
+    }
+
+    #[test]
+    fn seed_a4_coupled_contacts() {
+        let lcp = Lcp::from_dense_rows(&[vec![2.0, 1.0], vec![1.0, 2.0]], vec![-3.0, -3.0])
+            .expect("valid");
+        let sol = solve(&lcp, None);
+        assert_eq!(sol.status, Status::Solved, "{:?}", sol.note);
+        assert!((sol.z[0] - 1.0).abs() < 1e-9 && (sol.z[1] - 1.0).abs() < 1e-9);
+        assert_eq!(sol.factorizations, sol.iterations);
+    }
+
+    #[test]
+    fn random_spd_and_psd_singular_reach_1e_10() {
+        for seed in 0..5 {
+            let sol = solve(&generate::random_spd(40, seed), None);
+            assert_eq!(sol.status, Status::Solved, "spd seed {seed}: {:?}", sol.note);
+            let sol = solve(&generate::random_psd_singular(30, 10, seed), None);
+            assert_eq!(sol.status, Status::Solved, "psd seed {seed}: {:?}", sol.note);
+        }
+    }
+
+    #[test]
+    fn warm_start_near_the_solution_converges() {
+        let lcp = generate::random_spd(30, 11);
+        let cold = solve(&lcp, None);
+        assert_eq!(cold.status, Status::Solved);
+        let warm = solve(&lcp, Some(&cold.z));
+        assert_eq!(warm.status, Status::Solved);
+    }
+
+    #[test]
+    fn infeasible_and_non_monotone_are_not_solved() {
+        let lcp = Lcp::from_dense_rows(&[vec![-1.0]], vec![-1.0]).expect("valid");
+        assert_ne!(solve(&lcp, None).status, Status::Solved);
+        let (lcp, _) = generate::random_copositive_plus_infeasible(8, 3);
+        assert_ne!(solve(&lcp, None).status, Status::Solved);
+        // M = [[1, 2], [2, 1]] is indefinite; q = -e has three solutions.
+        let lcp = Lcp::from_dense_rows(&[vec![1.0, 2.0], vec![2.0, 1.0]], vec![-1.0, -1.0])
+            .expect("valid");
+        let sol = solve(&lcp, None);
+        assert!(sol.status == Status::Solved || sol.status == Status::NumericalFailure);
+        // M = -1, q = 3: from z = 1, w = 2 the predictor is dz = -2 with dz'M dz = -4 < 0,
+        // which proves M is not monotone.
+        let lcp = Lcp::from_dense_rows(&[vec![-1.0]], vec![3.0]).expect("valid");
+        assert_eq!(solve(&lcp, None).status, Status::NumericalFailure);
+    }
+
+    #[test]
+    fn step_fraction_must_stay_below_one() {
+        assert!(Registry::builtin().build("ipm:step_fraction=1").is_err());
+        assert!(Registry::builtin().build("ipm:step_fraction=0.95").is_ok());
+    }
+}

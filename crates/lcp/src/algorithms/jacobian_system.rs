@@ -1,0 +1,488 @@
+//! Linear systems `(D_a + D_b M) x = r` (D_a, D_b diagonal) shared by `newton-fb`,
+//! `newton-min` and `ipm`: dense faer LU, sparse faer LU with the symbolic analysis done once
+//! and reused, or matrix-free restarted GMRES (Saad, Schultz 1986, "GMRES: a generalized
+//! minimal residual algorithm for solving nonsymmetric linear systems", SIAM J. Sci. Stat.
+//! Comput. 7) with a Jacobi preconditioner.
+//!
+//! Every Newton-type matrix of these methods has this row-scaled form: the Fischer–Burmeister
+//! element `H = D_a + D_b M`, the min-map element (rows of I or of M), and the interior-point
+//! reduced matrix `M + Z^-1 W`. The sparse pattern is that of M plus the diagonal, fixed for a
+//! whole solve, so one symbolic factorisation serves every numeric one.
+
+use faer::linalg::solvers::Solve;
+use faer::sparse::linalg::solvers::{Lu, SymbolicLu};
+use faer::sparse::{SparseColMatRef, SymbolicSparseColMat};
+use faer::{Mat, MatMut};
+
+use crate::solver::SolveContext;
+use crate::{Lcp, Matrix};
+
+/// How the Newton systems are solved (the `linear` key of the Newton solvers).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LinearSolver {
+    /// Factorise: faer dense partial-pivoting LU, or faer sparse LU with symbolic reuse.
+    Direct,
+    /// Restarted GMRES with a Jacobi preconditioner, matrix-free (matvecs with M only).
+    Gmres,
+}
+
+impl LinearSolver {
+    /// Parses `direct`, `gmres` or `krylov` (a synonym of `gmres`).
+    pub fn parse(value: &str) -> Option<Self> {
+        match value.trim() {
+            "direct" => Some(Self::Direct),
+            "gmres" | "krylov" => Some(Self::Gmres),
+            _ => None,
+        }
+    }
+
+    /// The spec text of this choice.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Direct => "direct",
+            Self::Gmres => "gmres",
+        }
+    }
+}
+
+/// Settings of the Krylov solver.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct KrylovSettings {
+    /// Restart length m of GMRES(m).
+    pub restart: usize,
+    /// Limit on inner iterations per solve (each costs one matvec with M).
+    pub max_iter: usize,
+}
+
+/// Why a linear solve failed.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum LinearError {
+    /// The factorisation failed (structurally or numerically singular matrix).
+    #[error("factorisation failed: {0}")]
+    Factorization(String),
+    /// The solution has a NaN or infinite entry (numerically singular matrix).
+    #[error("the linear solve produced a non-finite entry")]
+    NonFinite,
+    /// GMRES did not reach the requested relative residual.
+    #[error("GMRES reached relative residual {achieved:.3e}, asked {requested:.1e}")]
+    KrylovNotConverged {
+        /// Relative residual achieved.
+        achieved: f64,
+        /// Relative residual requested.
+        requested: f64,
+    },
+}
+
+/// Pattern of `D_a + D_b M` for a sparse M: the CSR of A (read as the CSC of A') with the
+/// diagonal merged in, and where each entry of M and each diagonal entry lands.
+#[derive(Debug)]
+struct SparsePattern {
+    symbolic: SymbolicSparseColMat<usize>,
+    /// Position in `values` of each stored entry of M, in M's row order.
+    m_pos: Vec<usize>,
+    /// Position in `values` of each diagonal entry.
+    diag_pos: Vec<usize>,
+    values: Vec<f64>,
+    lu_symbolic: Option<SymbolicLu<usize>>,
+    lu: Option<Lu<usize, f64>>,
+}
+
+#[derive(Debug)]
+enum Backend {
+    Dense { lu: Option<faer::linalg::solvers::PartialPivLu<f64>> },
+    Sparse(Box<SparsePattern>),
+    Krylov { settings: KrylovSettings, a: Vec<f64>, b: Vec<f64>, inv_diag: Vec<f64> },
+}
+
+/// A reusable solver for `(D_a + D_b M) x = r` for one problem.
+#[derive(Debug)]
+pub struct JacobianSystem {
+    backend: Backend,
+    symbolic_analyses: usize,
+}
+
+impl JacobianSystem {
+    /// Prepares the solver for `lcp` (no numeric work yet).
+    pub fn new(lcp: &Lcp, linear: LinearSolver, krylov: KrylovSettings) -> Self {
+        let backend = match (linear, lcp.matrix()) {
+            (LinearSolver::Gmres, _) => Backend::Krylov {
+                settings: krylov,
+                a: Vec::new(),
+                b: Vec::new(),
+                inv_diag: Vec::new(),
+            },
+            (LinearSolver::Direct, Matrix::Dense(_)) => Backend::Dense { lu: None },
+            (LinearSolver::Direct, Matrix::Sparse(s)) => {
+                Backend::Sparse(Box::new(sparse_pattern(s)))
+            }
+        };
+        Self { backend, symbolic_analyses: 0 }
+    }
+
+    /// Forms `A = diag(a) + diag(b) M` and factorises it (Krylov: stores the scalings and the
+    /// Jacobi preconditioner). Counts one factorisation for the direct backends.
+    pub fn factor(
+        &mut self,
+        lcp: &Lcp,
+        a: &[f64],
+        b: &[f64],
+        ctx: &mut SolveContext<'_>,
+    ) -> Result<(), LinearError> {
+        debug_assert_eq!(a.len(), lcp.n());
+        debug_assert_eq!(b.len(), lcp.n());
+        match &mut self.backend {
+            Backend::Dense { lu } => {
+                let Matrix::Dense(m) = lcp.matrix() else {
+                    unreachable!("dense backend is built for dense M only")
+                };
+                let n = lcp.n();
+                let mut h = Mat::<f64>::zeros(n, n);
+                for j in 0..n {
+                    for i in 0..n {
+                        h[(i, j)] = b[i] * m[(i, j)];
+                    }
+                    h[(j, j)] += a[j];
+                }
+                ctx.factorizations += 1;
+                *lu = Some(h.partial_piv_lu());
+                Ok(())
+            }
+            Backend::Sparse(p) => {
+                let Matrix::Sparse(m) = lcp.matrix() else {
+                    unreachable!("sparse backend is built for sparse M only")
+                };
+                p.values.iter_mut().for_each(|v| *v = 0.0);
+                let mut k = 0;
+                for i in 0..lcp.n() {
+                    for &mij in m.val_of_row(i) {
+                        p.values[p.m_pos[k]] += b[i] * mij;
+                        k += 1;
+                    }
+                    p.values[p.diag_pos[i]] += a[i];
+                }
+                if p.lu_symbolic.is_none() {
+                    let sym = SymbolicLu::try_new(p.symbolic.as_ref())
+                        .map_err(|e| LinearError::Factorization(format!("{e:?}")))?;
+                    p.lu_symbolic = Some(sym);
+                    self.symbolic_analyses += 1;
+                }
+                let Some(sym) = p.lu_symbolic.clone() else {
+                    unreachable!("symbolic analysis was just stored")
+                };
+                ctx.factorizations += 1;
+                // The stored pattern is the CSR of A, i.e. the CSC of A'; solves use A'^T = A.
+                let at = SparseColMatRef::new(p.symbolic.as_ref(), &p.values);
+                match Lu::try_new_with_symbolic(sym, at) {
+                    Ok(lu) => {
+                        p.lu = Some(lu);
+                        Ok(())
+                    }
+                    Err(e) => {
+                        p.lu = None;
+                        Err(LinearError::Factorization(format!("{e:?}")))
+                    }
+                }
+            }
+            Backend::Krylov { a: sa, b: sb, inv_diag, .. } => {
+                sa.clear();
+                sa.extend_from_slice(a);
+                sb.clear();
+                sb.extend_from_slice(b);
+                let d = lcp.diag();
+                inv_diag.clear();
+                inv_diag.extend(a.iter().zip(b).zip(&d).map(|((ai, bi), mii)| {
+                    let h = ai + bi * mii;
+                    if h.abs() > f64::MIN_POSITIVE.sqrt() && h.is_finite() {
+                        1.0 / h
+                    } else {
+                        1.0
+                    }
+                }));
+                Ok(())
+            }
+        }
+    }
+
+    /// Sparse symbolic analyses done so far (one per solve at most: the pattern is fixed).
+    pub fn symbolic_analyses(&self) -> usize {
+        self.symbolic_analyses
+    }
+
+    /// Solves `A x = rhs` in place with the last factorisation. `rel_tol` is the relative
+    /// residual asked of GMRES (ignored by the direct backends).
+    pub fn solve(
+        &self,
+        lcp: &Lcp,
+        rhs: &mut [f64],
+        rel_tol: f64,
+        ctx: &mut SolveContext<'_>,
+    ) -> Result<(), LinearError> {
+        let n = rhs.len();
+        match &self.backend {
+            Backend::Dense { lu } => {
+                let Some(lu) = lu else {
+                    return Err(LinearError::Factorization("no factorisation".into()));
+                };
+                lu.solve_in_place(MatMut::from_column_major_slice_mut(rhs, n, 1));
+            }
+            Backend::Sparse(p) => {
+                let Some(lu) = &p.lu else {
+                    return Err(LinearError::Factorization("no factorisation".into()));
+                };
+                lu.solve_transpose_in_place(MatMut::from_column_major_slice_mut(rhs, n, 1));
+            }
+            Backend::Krylov { settings, a, b, inv_diag } => {
+                let op = ScaledOperator { lcp, a, b };
+                gmres(&op, inv_diag, rhs, rel_tol, *settings, ctx)?;
+            }
+        }
+        if rhs.iter().all(|v| v.is_finite()) {
+            Ok(())
+        } else {
+            Err(LinearError::NonFinite)
+        }
+    }
+}
+
+fn sparse_pattern(m: &faer::sparse::SparseRowMat<usize, f64>) -> SparsePattern {
+    let n = m.nrows();
+    let mut row_ptr = Vec::with_capacity(n + 1);
+    let mut col_idx = Vec::with_capacity(m.compute_nnz() + n);
+    let mut m_pos = Vec::with_capacity(m.compute_nnz());
+    let mut diag_pos = vec![0; n];
+    row_ptr.push(0);
+    for (i, dpos) in diag_pos.iter_mut().enumerate() {
+        let mut placed = false;
+        for &j in m.col_idx_of_row_raw(i) {
+            if !placed && j > i {
+                *dpos = col_idx.len();
+                col_idx.push(i);
+                placed = true;
+            }
+            if j == i {
+                *dpos = col_idx.len();
+                placed = true;
+            }
+            m_pos.push(col_idx.len());
+            col_idx.push(j);
+        }
+        if !placed {
+            *dpos = col_idx.len();
+            col_idx.push(i);
+        }
+        row_ptr.push(col_idx.len());
+    }
+    let nnz = col_idx.len();
+    // Valid by construction: sorted, unique, in range.
+    let symbolic = SymbolicSparseColMat::new_checked(n, n, row_ptr, None, col_idx);
+    SparsePattern { symbolic, m_pos, diag_pos, values: vec![0.0; nnz], lu_symbolic: None, lu: None }
+}
+
+/// x -> a∘x + b∘(M x), one counted matvec.
+struct ScaledOperator<'a> {
+    lcp: &'a Lcp,
+    a: &'a [f64],
+    b: &'a [f64],
+}
+
+impl ScaledOperator<'_> {
+    fn apply(&self, x: &[f64], y: &mut [f64], ctx: &mut SolveContext<'_>) {
+        ctx.mul_vec(self.lcp, x, y);
+        for i in 0..x.len() {
+            y[i] = self.a[i] * x[i] + self.b[i] * y[i];
+        }
+    }
+}
+
+fn dot(x: &[f64], y: &[f64]) -> f64 {
+    x.iter().zip(y).map(|(a, b)| a * b).sum()
+}
+
+fn norm(x: &[f64]) -> f64 {
+    dot(x, x).sqrt()
+}
+
+/// Right-preconditioned restarted GMRES(m) (Saad 2003, *Iterative Methods for Sparse Linear
+/// Systems*, Alg. 9.5) from x = 0; `rhs` is overwritten by the solution.
+fn gmres(
+    op: &ScaledOperator<'_>,
+    inv_diag: &[f64],
+    rhs: &mut [f64],
+    rel_tol: f64,
+    settings: KrylovSettings,
+    ctx: &mut SolveContext<'_>,
+) -> Result<(), LinearError> {
+    let n = rhs.len();
+    let b = rhs.to_vec();
+    let bnorm = norm(&b);
+    let mut x = vec![0.0; n];
+    if bnorm == 0.0 {
+        rhs.copy_from_slice(&x);
+        return Ok(());
+    }
+    let m = settings.restart.max(1).min(n.max(1));
+    let mut r = b.clone();
+    let mut used = 0;
+    let mut rnorm = bnorm;
+    let mut tmp = vec![0.0; n];
+    let mut pz = vec![0.0; n];
+    while rnorm > rel_tol * bnorm && used < settings.max_iter {
+        let mut v: Vec<Vec<f64>> = Vec::with_capacity(m + 1);
+        v.push(r.iter().map(|ri| ri / rnorm).collect());
+        let mut h = vec![vec![0.0; m]; m + 1];
+        let (mut cs, mut sn) = (vec![0.0; m], vec![0.0; m]);
+        let mut g = vec![0.0; m + 1];
+        g[0] = rnorm;
+        let mut k_done = 0;
+        for k in 0..m {
+            if used >= settings.max_iter {
+                break;
+            }
+            for i in 0..n {
+                pz[i] = inv_diag[i] * v[k][i];
+            }
+            op.apply(&pz, &mut tmp, ctx);
+            used += 1;
+            // Modified Gram–Schmidt.
+            for (j, vj) in v.iter().enumerate() {
+                let hjk = dot(&tmp, vj);
+                h[j][k] = hjk;
+                for i in 0..n {
+                    tmp[i] -= hjk * vj[i];
+                }
+            }
+            let hn = norm(&tmp);
+            h[k + 1][k] = hn;
+            for j in 0..k {
+                let t = cs[j] * h[j][k] + sn[j] * h[j + 1][k];
+                h[j + 1][k] = -sn[j] * h[j][k] + cs[j] * h[j + 1][k];
+                h[j][k] = t;
+            }
+            let denom = h[k][k].hypot(h[k + 1][k]);
+            if denom == 0.0 {
+                break;
+            }
+            cs[k] = h[k][k] / denom;
+            sn[k] = h[k + 1][k] / denom;
+            h[k][k] = denom;
+            h[k + 1][k] = 0.0;
+            g[k + 1] = -sn[k] * g[k];
+            g[k] *= cs[k];
+            k_done = k + 1;
+            if g[k + 1].abs() <= rel_tol * bnorm || hn == 0.0 {
+                break;
+            }
+            v.push(tmp.iter().map(|t| t / hn).collect());
+        }
+        if k_done == 0 {
+            break;
+        }
+        // Back substitution for y, then x += M^-1 V y.
+        let mut y = vec![0.0; k_done];
+        for i in (0..k_done).rev() {
+            let s: f64 = (i + 1..k_done).map(|j| h[i][j] * y[j]).sum();
+            y[i] = (g[i] - s) / h[i][i];
+        }
+        pz.iter_mut().for_each(|p| *p = 0.0);
+        for (j, yj) in y.iter().enumerate() {
+            for i in 0..n {
+                pz[i] += yj * v[j][i];
+            }
+        }
+        for i in 0..n {
+            x[i] += inv_diag[i] * pz[i];
+        }
+        // True residual for the restart.
+        op.apply(&x, &mut tmp, ctx);
+        for i in 0..n {
+            r[i] = b[i] - tmp[i];
+        }
+        rnorm = norm(&r);
+    }
+    rhs.copy_from_slice(&x);
+    let achieved = rnorm / bnorm;
+    if achieved <= rel_tol {
+        Ok(())
+    } else {
+        Err(LinearError::KrylovNotConverged { achieved, requested: rel_tol })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn residual(lcp: &Lcp, a: &[f64], b: &[f64], x: &[f64], r: &[f64]) -> f64 {
+        let mx = lcp.w_of(x);
+        let q = lcp.q();
+        let mut s = 0.0;
+        for i in 0..x.len() {
+            let ax = a[i] * x[i] + b[i] * (mx[i] - q[i]);
+            s += (ax - r[i]).powi(2);
+        }
+        s.sqrt() / norm(r)
+    }
+
+    fn check_backend(lcp: &Lcp, linear: LinearSolver) {
+        let n = lcp.n();
+        let a: Vec<f64> = (0..n).map(|i| 0.5 + (i % 3) as f64).collect();
+        let b: Vec<f64> = (0..n).map(|i| 1.0 - 0.1 * (i % 2) as f64).collect();
+        let r: Vec<f64> = (0..n).map(|i| (i as f64).sin()).collect();
+        let mut sys =
+            JacobianSystem::new(lcp, linear, KrylovSettings { restart: 20, max_iter: 400 });
+        let mut ctx = SolveContext::new(1e-10, 10);
+        sys.factor(lcp, &a, &b, &mut ctx).expect("factor");
+        let mut x = r.clone();
+        sys.solve(lcp, &mut x, 1e-12, &mut ctx).expect("solve");
+        assert!(residual(lcp, &a, &b, &x, &r) < 1e-10, "{linear:?}");
+        // Refactorisation with other values reuses the symbolic analysis.
+        sys.factor(lcp, &b, &a, &mut ctx).expect("refactor");
+        let mut x = r.clone();
+        sys.solve(lcp, &mut x, 1e-12, &mut ctx).expect("solve");
+        assert!(residual(lcp, &b, &a, &x, &r) < 1e-10, "{linear:?}");
+        let expected = usize::from(lcp.is_sparse() && linear == LinearSolver::Direct);
+        assert_eq!(sys.symbolic_analyses(), expected, "one symbolic analysis for two numeric");
+    }
+
+    #[test]
+    fn dense_sparse_and_gmres_solve_the_scaled_system() {
+        let dense = crate::generate::random_spd(12, 3);
+        let sparse = {
+            let s = dense.to_sparse();
+            let mut rows = Vec::new();
+            let mut cols = Vec::new();
+            let mut vals = Vec::new();
+            for i in 0..12 {
+                for (&j, &v) in s.col_idx_of_row_raw(i).iter().zip(s.val_of_row(i)) {
+                    if i == j || (i + j) % 3 == 0 {
+                        rows.push(i);
+                        cols.push(j);
+                        vals.push(v);
+                    }
+                }
+            }
+            Lcp::from_coo(12, &rows, &cols, &vals, dense.q().to_vec()).expect("valid")
+        };
+        check_backend(&dense, LinearSolver::Direct);
+        check_backend(&sparse, LinearSolver::Direct);
+        check_backend(&dense, LinearSolver::Gmres);
+        check_backend(&sparse, LinearSolver::Gmres);
+    }
+
+    #[test]
+    fn sparse_pattern_without_diagonal_entries_gets_them() {
+        // M = [[0, 1], [1, 0]] has no stored diagonal; A = I + M must still factor.
+        let lcp = Lcp::from_coo(2, &[0, 1], &[1, 0], &[1.0, 1.0], vec![1.0, 1.0]).expect("ok");
+        let mut sys = JacobianSystem::new(
+            &lcp,
+            LinearSolver::Direct,
+            KrylovSettings { restart: 5, max_iter: 5 },
+        );
+        let mut ctx = SolveContext::new(1e-10, 10);
+        sys.factor(&lcp, &[2.0, 2.0], &[1.0, 1.0], &mut ctx).expect("factor");
+        let mut x = vec![3.0, 3.0];
+        sys.solve(&lcp, &mut x, 1e-12, &mut ctx).expect("solve");
+        assert!((x[0] - 1.0).abs() < 1e-14 && (x[1] - 1.0).abs() < 1e-14);
+        assert_eq!(ctx.factorizations, 1);
+    }
+}

@@ -1,0 +1,847 @@
+//! Lemke's complementary pivoting method (Lemke 1965, "Bimatrix equilibrium points and
+//! mathematical programming", Management Science 11(7); Cottle, Pang, Stone 1992, *The Linear
+//! Complementarity Problem*, §4.4) with the lexicographic minimum ratio test, a settable
+//! covering vector and ray certificates.
+//!
+//! # The method
+//!
+//! Lemke augments the problem with an artificial variable $z_0$ and a covering vector $d > 0$:
+//! $w = q + Mz + d z_0$. Starting from $z = 0$, $z_0 = \max_i(-q_i/d_i)$, it moves along an
+//! almost-complementary path, each pivot bringing in the complement of the variable that left,
+//! until $z_0$ leaves (a solution) or the entering column has no positive entry (a secondary ray).
+//!
+//! # Implementation
+//!
+//! The basis inverse $B^{-1}$ of the equation $Iw - Mz - dz_0 = q$ is kept explicitly, in
+//! product form on the columns that are not unit vectors: column $j$ of $B^{-1}$ is the unit
+//! vector of $w_j$'s row whenever $w_j$ is basic, so only the $k$ columns with $w_j$ nonbasic
+//! are stored (contiguous, column-major). A pivot is one rank-one update of those $k$ columns,
+//! fused with the computation of the next entering column, $O(nk)$ work with no refactorisation.
+//! Rows of $[x_B \mid B^{-1}]$ are lexicographically positive throughout, so degenerate problems
+//! cannot cycle (ties in the ratio test are broken on the rows of $B^{-1}[q \mid I]$, the
+//! standard lexico-Lemke; a tie that includes $z_0$'s row is resolved by letting $z_0$ leave,
+//! which ends the run). Pivot entries below `pivot_tol` times the largest entry of the column are
+//! treated as zero.
+//!
+//! # Ray termination
+//!
+//! On a secondary ray the direction $(z_h, w_h, z_{0,h})$ of the unbounded edge is read off the
+//! entering column. $y = z_h$ is offered as a Farkas vector: when it passes
+//! [`verify_farkas`] the run ends `infeasible` with the certificate (on copositive-plus $M$ it
+//! always does: Cottle, Pang, Stone 1992, Theorem 4.4.13), otherwise `ray_termination`.
+//!
+//! # Counting and warm starts
+//!
+//! Every pivot counts, including the one where $z_0$ enters and the one where it leaves, so
+//! Murty's example (`generate::murty_exponential(n)`) reports $2^n$ pivots. A warm start is
+//! ignored: Lemke's path is defined from $z = 0$, and restarting it elsewhere needs a different
+//! covering vector and another termination theory.
+
+use crate::merit::evaluate;
+use crate::registry::{canonical_name, ParamDoc, Registry, SolverParams, SpecError};
+use crate::solver::{LcpSolver, Outcome, SolveContext, SolveError, FARKAS_TOL};
+use crate::status::{verify_farkas, Certificate, Status};
+use crate::Lcp;
+
+/// Default merit tolerance.
+pub const DEFAULT_TOL: f64 = 1e-10;
+/// Default relative pivot tolerance.
+pub const DEFAULT_PIVOT_TOL: f64 = 1e-12;
+
+/// Relative width of a tie in the ratio test (on the scale of the basic values).
+const TIE_TOL: f64 = 1e-12;
+/// Relative width of a tie between lexicographic entries.
+const LEX_TOL: f64 = 1e-12;
+/// Refinement steps tried when the final merit misses the tolerance.
+const REFINE_STEPS: usize = 3;
+/// Marker of "not basic" / "not stored".
+const NONE: usize = usize::MAX;
+
+/// Parameters of [`Lemke`].
+#[derive(Debug, Clone, PartialEq)]
+pub struct LemkeParams {
+    /// Merit tolerance for `solved` (default 1e-10).
+    pub tol: f64,
+    /// Pivot limit; `None` gives max(10000, 50 n) (Murty's example needs 2^n).
+    pub max_iter: Option<usize>,
+    /// Covering vector d > 0 componentwise, length n; `None` is d = e (default). In spec strings
+    /// only `covering=e` is accepted.
+    pub covering: Option<Vec<f64>>,
+    /// Pivot entries at most `pivot_tol * max_i |c_i|` of the entering column c are treated as
+    /// zero (default 1e-12).
+    pub pivot_tol: f64,
+}
+
+impl Default for LemkeParams {
+    fn default() -> Self {
+        Self { tol: DEFAULT_TOL, max_iter: None, covering: None, pivot_tol: DEFAULT_PIVOT_TOL }
+    }
+}
+
+impl LemkeParams {
+    fn check_covering(d: &[f64]) -> Result<(), String> {
+        match d.iter().enumerate().find(|(_, v)| !(v.is_finite() && **v > 0.0)) {
+            Some((i, v)) => Err(format!("covering[{i}] = {v}: every entry must be finite and > 0")),
+            None => Ok(()),
+        }
+    }
+}
+
+impl SolverParams for LemkeParams {
+    const SOLVER: &'static str = "lemke";
+    const KEYS: &'static [ParamDoc] = &[
+        ParamDoc { key: "tol", default: "1e-10", doc: "merit tolerance for solved" },
+        ParamDoc { key: "max_iter", default: "max(10000, 50 n)", doc: "pivot limit" },
+        ParamDoc {
+            key: "covering",
+            default: "e",
+            doc: "covering vector (only `e` in spec strings; other vectors through the Rust API)",
+        },
+        ParamDoc {
+            key: "pivot_tol",
+            default: "1e-12",
+            doc: "pivot entries below pivot_tol * max|column| count as zero",
+        },
+    ];
+
+    fn set(&mut self, key: &str, value: &str) -> Result<(), SpecError> {
+        match key {
+            "tol" => self.tol = Self::parse_positive(key, value)?,
+            "max_iter" => self.max_iter = Some(Self::parse_count(key, value)?),
+            "covering" => {
+                if value.trim() == "e" {
+                    self.covering = None;
+                } else {
+                    return Err(Self::bad(
+                        key,
+                        value,
+                        "expected `e`; set other covering vectors through LemkeParams::covering",
+                    ));
+                }
+            }
+            "pivot_tol" => self.pivot_tol = Self::parse_positive(key, value)?,
+            _ => return Err(unknown_key::<Self>(key)),
+        }
+        Ok(())
+    }
+
+    fn validate(&self) -> Result<(), SpecError> {
+        if !(self.tol.is_finite() && self.tol > 0.0) {
+            return Err(Self::bad("tol", &self.tol.to_string(), "expected a number > 0"));
+        }
+        if !(self.pivot_tol > 0.0 && self.pivot_tol < 1.0) {
+            return Err(Self::bad(
+                "pivot_tol",
+                &self.pivot_tol.to_string(),
+                "expected 0 < pivot_tol < 1",
+            ));
+        }
+        if self.max_iter == Some(0) {
+            return Err(Self::bad("max_iter", "0", "expected an integer >= 1"));
+        }
+        if let Some(d) = &self.covering {
+            Self::check_covering(d).map_err(|e| Self::bad("covering", "vector", &e))?;
+        }
+        Ok(())
+    }
+}
+
+/// The error for a key that `P` does not take.
+fn unknown_key<P: SolverParams>(key: &str) -> SpecError {
+    SpecError::UnknownKey {
+        solver: P::SOLVER.into(),
+        key: key.into(),
+        valid: P::KEYS.iter().map(|d| d.key).collect::<Vec<_>>().join(", "),
+    }
+}
+
+/// Lemke's method with the lexicographic ratio test (see the module documentation).
+#[derive(Debug, Clone, Default)]
+pub struct Lemke {
+    /// The parameters.
+    pub params: LemkeParams,
+}
+
+impl Lemke {
+    /// A solver with the given parameters.
+    pub fn new(params: LemkeParams) -> Self {
+        Self { params }
+    }
+}
+
+/// Registers `lemke`.
+pub fn register(r: &mut Registry) {
+    r.register_params::<LemkeParams>(
+        "Lemke's complementary pivoting, lexicographic ratio test; P, copositive-plus (PSD, skew) with ray certificates",
+        |pairs| Ok(Box::new(Lemke::new(LemkeParams::from_pairs(pairs)?))),
+    );
+}
+
+impl LcpSolver for Lemke {
+    fn name(&self) -> String {
+        let p = &self.params;
+        let d = LemkeParams::default();
+        let mut pairs: Vec<(&str, String)> = Vec::new();
+        if p.tol != d.tol {
+            pairs.push(("tol", format!("{:e}", p.tol)));
+        }
+        if let Some(m) = p.max_iter {
+            pairs.push(("max_iter", m.to_string()));
+        }
+        if p.covering.is_some() {
+            pairs.push(("covering", "custom".into()));
+        }
+        if p.pivot_tol != d.pivot_tol {
+            pairs.push(("pivot_tol", format!("{:e}", p.pivot_tol)));
+        }
+        canonical_name("lemke", &pairs)
+    }
+
+    fn default_tol(&self) -> f64 {
+        self.params.tol
+    }
+
+    fn default_max_iter(&self, n: usize) -> usize {
+        self.params.max_iter.unwrap_or_else(|| 10_000usize.max(n.saturating_mul(50)))
+    }
+
+    fn run(&self, lcp: &Lcp, ctx: &mut SolveContext<'_>) -> Result<Outcome, SolveError> {
+        let n = lcp.n();
+        let d = match &self.params.covering {
+            Some(d) => {
+                if d.len() != n {
+                    return Err(SolveError::InvalidOption(format!(
+                        "covering vector has {} entries, the problem has n = {n}",
+                        d.len()
+                    )));
+                }
+                LemkeParams::check_covering(d).map_err(SolveError::InvalidOption)?;
+                d.clone()
+            }
+            None => vec![1.0; n],
+        };
+        if !(self.params.pivot_tol > 0.0 && self.params.pivot_tol < 1.0) {
+            return Err(SolveError::InvalidOption(format!(
+                "pivot_tol = {}: expected 0 < pivot_tol < 1",
+                self.params.pivot_tol
+            )));
+        }
+        Ok(solve_lemke(lcp, d, self.params.pivot_tol, ctx))
+    }
+}
+
+/// A variable of the augmented system w = q + Mz + d z0.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Var {
+    W(usize),
+    Z(usize),
+    Z0,
+}
+
+impl Var {
+    /// The complement of a leaving variable (None for z0: the run ends).
+    fn complement(self) -> Option<Var> {
+        match self {
+            Var::W(i) => Some(Var::Z(i)),
+            Var::Z(i) => Some(Var::W(i)),
+            Var::Z0 => None,
+        }
+    }
+}
+
+/// The basis of Iw - Mz - d z0 = q, its inverse in the stored-columns form and the basic values.
+struct Tableau {
+    n: usize,
+    /// M, column-major.
+    m: Vec<f64>,
+    d: Vec<f64>,
+    q: Vec<f64>,
+    /// Row -> basic variable.
+    basis: Vec<Var>,
+    row_of_w: Vec<usize>,
+    row_of_z: Vec<usize>,
+    row_of_z0: usize,
+    /// Stored columns of B^-1 (those j with w_j nonbasic), n each, contiguous.
+    slots: Vec<f64>,
+    nslots: usize,
+    /// Slot -> equation index j (the column of B^-1 it holds).
+    slot_eq: Vec<usize>,
+    /// Equation index -> slot, NONE when w_j is basic (column = unit vector of w_j's row).
+    eq_slot: Vec<usize>,
+    /// Basic values x_B = B^-1 q.
+    x: Vec<f64>,
+    /// Work: c - e_r of the current pivot.
+    u: Vec<f64>,
+    /// Work: tied rows of the ratio test.
+    cand: Vec<usize>,
+    /// Work: nonzero positions of u.
+    nz: Vec<usize>,
+}
+
+impl Tableau {
+    fn new(lcp: &Lcp, d: Vec<f64>) -> Self {
+        let n = lcp.n();
+        let dense = lcp.to_dense();
+        let mut m = Vec::with_capacity(n * n);
+        for j in 0..n {
+            m.extend(dense.col(j).iter().copied());
+        }
+        Self {
+            n,
+            m,
+            d,
+            q: lcp.q().to_vec(),
+            basis: (0..n).map(Var::W).collect(),
+            row_of_w: (0..n).collect(),
+            row_of_z: vec![NONE; n],
+            row_of_z0: NONE,
+            slots: Vec::new(),
+            nslots: 0,
+            slot_eq: Vec::with_capacity(n),
+            eq_slot: vec![NONE; n],
+            x: lcp.q().to_vec(),
+            u: vec![0.0; n],
+            cand: Vec::with_capacity(n),
+            nz: Vec::with_capacity(n),
+        }
+    }
+
+    fn mcol(&self, j: usize) -> &[f64] {
+        &self.m[j * self.n..(j + 1) * self.n]
+    }
+
+    fn slot(&self, s: usize) -> &[f64] {
+        &self.slots[s * self.n..(s + 1) * self.n]
+    }
+
+    /// Entry (i, j) of B^-1.
+    fn binv(&self, i: usize, j: usize) -> f64 {
+        match self.eq_slot[j] {
+            NONE => f64::from(u8::from(self.row_of_w[j] == i)),
+            s => self.slots[s * self.n + i],
+        }
+    }
+
+    /// out = B^-1 a for a dense a.
+    fn apply_inverse(&self, a: &[f64], out: &mut [f64]) {
+        out.iter_mut().for_each(|v| *v = 0.0);
+        for (j, &aj) in a.iter().enumerate() {
+            if self.row_of_w[j] != NONE {
+                out[self.row_of_w[j]] += aj;
+            }
+        }
+        for s in 0..self.nslots {
+            let g = a[self.slot_eq[s]];
+            if g != 0.0 {
+                axpy(out, g, self.slot(s));
+            }
+        }
+    }
+
+    /// out = B^-1 a(var), a(var) the column of var in Iw - Mz - d z0 = q.
+    fn column_of(&self, var: Var, out: &mut [f64]) {
+        match var {
+            Var::W(j) => {
+                debug_assert!(self.eq_slot[j] != NONE, "entering w_j is nonbasic, so stored");
+                out.copy_from_slice(self.slot(self.eq_slot[j]));
+            }
+            Var::Z(j) => {
+                let a: Vec<f64> = self.mcol(j).iter().map(|v| -v).collect();
+                self.apply_inverse(&a, out);
+            }
+            Var::Z0 => {
+                let a: Vec<f64> = self.d.iter().map(|v| -v).collect();
+                self.apply_inverse(&a, out);
+            }
+        }
+    }
+
+    /// Pivots `entering` (column c = B^-1 a) into row r and writes the entering column of
+    /// `next` for the new basis into `c_next` (fused with the update of B^-1).
+    fn pivot(&mut self, r: usize, entering: Var, c: &[f64], next: Option<Var>, c_next: &mut [f64]) {
+        let n = self.n;
+        let cr = c[r];
+        debug_assert!(cr != 0.0);
+        let leaving = self.basis[r];
+        self.u.copy_from_slice(c);
+        self.u[r] -= 1.0;
+        // w_j leaving: column j of B^-1 was e_r and becomes stored.
+        if let Var::W(j) = leaving {
+            let s = self.nslots;
+            if self.slots.len() < (s + 1) * n {
+                self.slots.resize((s + 1) * n, 0.0);
+            }
+            let col = &mut self.slots[s * n..(s + 1) * n];
+            col.iter_mut().for_each(|v| *v = 0.0);
+            col[r] = 1.0;
+            self.slot_eq.push(j);
+            self.eq_slot[j] = s;
+            self.nslots += 1;
+        }
+        // w_j entering: its column becomes e_r, a unit vector; drop the slot.
+        if let Var::W(j) = entering {
+            self.drop_slot(j);
+        }
+        // Rank-one update B^-1 <- B^-1 - u (row r of B^-1) / c_r, fused with the next column.
+        self.nz.clear();
+        self.nz.extend((0..n).filter(|&i| self.u[i] != 0.0));
+        let sparse_u = self.nz.len() * 4 < n;
+        let next_z = match next {
+            Some(Var::Z(i)) => Some(i),
+            _ => None,
+        };
+        if next_z.is_some() {
+            c_next.iter_mut().for_each(|v| *v = 0.0);
+        }
+        let (m, slot_eq, u, nz) = (&self.m, &self.slot_eq, &self.u, &self.nz);
+        for (s, col) in self.slots.chunks_exact_mut(n).take(self.nslots).enumerate() {
+            let f = col[r] / cr;
+            match next_z {
+                Some(i) => {
+                    let g = -m[i * n + slot_eq[s]];
+                    if f != 0.0 && sparse_u {
+                        for &k in nz {
+                            col[k] -= f * u[k];
+                        }
+                        axpy(c_next, g, col);
+                    } else if f != 0.0 {
+                        update_accumulate(col, f, u, c_next, g);
+                    } else if g != 0.0 {
+                        axpy(c_next, g, col);
+                    }
+                }
+                None if f != 0.0 => {
+                    if sparse_u {
+                        for &k in nz {
+                            col[k] -= f * u[k];
+                        }
+                    } else {
+                        axpy(col, -f, u);
+                    }
+                }
+                None => {}
+            }
+        }
+        let theta = self.x[r] / cr;
+        axpy(&mut self.x, -theta, &self.u);
+        // Basis bookkeeping.
+        match leaving {
+            Var::W(j) => self.row_of_w[j] = NONE,
+            Var::Z(j) => self.row_of_z[j] = NONE,
+            Var::Z0 => self.row_of_z0 = NONE,
+        }
+        match entering {
+            Var::W(j) => self.row_of_w[j] = r,
+            Var::Z(j) => self.row_of_z[j] = r,
+            Var::Z0 => self.row_of_z0 = r,
+        }
+        self.basis[r] = entering;
+        match next {
+            Some(Var::Z(i)) => {
+                for j in 0..n {
+                    let row = self.row_of_w[j];
+                    if row != NONE {
+                        c_next[row] -= self.m[i * n + j];
+                    }
+                }
+            }
+            Some(Var::W(i)) => {
+                debug_assert!(self.eq_slot[i] != NONE);
+                c_next.copy_from_slice(self.slot(self.eq_slot[i]));
+            }
+            _ => {}
+        }
+    }
+
+    fn drop_slot(&mut self, j: usize) {
+        let n = self.n;
+        let s = self.eq_slot[j];
+        debug_assert!(s != NONE);
+        let last = self.nslots - 1;
+        if s != last {
+            self.slots.copy_within(last * n..(last + 1) * n, s * n);
+            let moved = self.slot_eq[last];
+            self.slot_eq[s] = moved;
+            self.eq_slot[moved] = s;
+        }
+        self.slot_eq.pop();
+        self.eq_slot[j] = NONE;
+        self.nslots = last;
+    }
+
+    /// The first pivot row: z0 enters at max_i(-q_i/d_i); a tie goes to the largest index,
+    /// the lexicographic minimum of the rows [q_i | e_i'] / d_i.
+    fn first_row(&self) -> usize {
+        let mut best = f64::INFINITY;
+        let mut qmax: f64 = 0.0;
+        for i in 0..self.n {
+            best = best.min(self.q[i] / self.d[i]);
+            qmax = qmax.max((self.q[i] / self.d[i]).abs());
+        }
+        let tie = TIE_TOL * qmax;
+        (0..self.n).rev().find(|&i| self.q[i] / self.d[i] <= best + tie).unwrap_or(0)
+    }
+
+    /// Lexicographic minimum ratio test on the entering column c; None on a ray.
+    fn ratio_test(&mut self, c: &[f64], pivot_tol: f64) -> Option<usize> {
+        let cmax = c.iter().fold(0.0f64, |a, v| a.max(v.abs()));
+        if cmax.is_nan() || cmax <= 0.0 {
+            return None;
+        }
+        let thr = pivot_tol * cmax;
+        let mut best = f64::INFINITY;
+        let mut xmax: f64 = 0.0;
+        for (&ci, &xi) in c.iter().zip(&self.x) {
+            xmax = xmax.max(xi.abs());
+            if ci > thr {
+                best = best.min(xi.max(0.0) / ci);
+            }
+        }
+        if !best.is_finite() {
+            return None;
+        }
+        let tie = TIE_TOL * xmax;
+        self.cand.clear();
+        for (i, (&ci, &xi)) in c.iter().zip(&self.x).enumerate() {
+            if ci > thr && xi.max(0.0) - best * ci <= tie {
+                self.cand.push(i);
+            }
+        }
+        if self.cand.len() <= 1 {
+            return self.cand.first().copied();
+        }
+        if self.row_of_z0 != NONE && self.cand.contains(&self.row_of_z0) {
+            return Some(self.row_of_z0);
+        }
+        // Lexicographic minimum of the rows of B^-1 divided by c_i (columns in index order).
+        let mut cand = std::mem::take(&mut self.cand);
+        for j in 0..self.n {
+            let mut vmin = f64::INFINITY;
+            let mut vabs: f64 = 0.0;
+            for &i in &cand {
+                let v = self.binv(i, j) / c[i];
+                vmin = vmin.min(v);
+                vabs = vabs.max(v.abs());
+            }
+            if vabs == 0.0 {
+                continue;
+            }
+            cand.retain(|&i| self.binv(i, j) / c[i] - vmin <= LEX_TOL * vabs);
+            if cand.len() == 1 {
+                break;
+            }
+        }
+        // Rows of B^-1 are independent, so one remains in exact arithmetic; else the largest pivot.
+        let row = cand.iter().copied().fold(None, |acc: Option<usize>, i| match acc {
+            Some(b) if c[b] >= c[i] => Some(b),
+            _ => Some(i),
+        });
+        self.cand = cand;
+        row
+    }
+
+    /// z read off the basis (negative round-off clamped).
+    fn z(&self) -> Vec<f64> {
+        (0..self.n)
+            .map(|k| match self.row_of_z[k] {
+                NONE => 0.0,
+                row => self.x[row].max(0.0),
+            })
+            .collect()
+    }
+
+    /// One step of iterative refinement of x_B = B^-1 q with the stored inverse.
+    fn refine(&mut self) {
+        let n = self.n;
+        // r = q - B x_B, B x_B = sum over rows of x_r a(basis[r]).
+        let mut res = self.q.clone();
+        for row in 0..n {
+            let xr = self.x[row];
+            match self.basis[row] {
+                Var::W(i) => res[i] -= xr,
+                Var::Z(k) => axpy(&mut res, xr, &self.m[k * n..(k + 1) * n]),
+                Var::Z0 => axpy(&mut res, xr, &self.d),
+            }
+        }
+        let mut dx = vec![0.0; n];
+        self.apply_inverse(&res, &mut dx);
+        for (x, d) in self.x.iter_mut().zip(&dx) {
+            *x += d;
+        }
+    }
+
+    /// The z-part of the ray direction when `entering` has column c with no positive entry.
+    fn ray_direction(&self, entering: Var, c: &[f64]) -> Vec<f64> {
+        let mut y = vec![0.0; self.n];
+        for (row, var) in self.basis.iter().enumerate() {
+            if let Var::Z(k) = *var {
+                y[k] = -c[row];
+            }
+        }
+        if let Var::Z(j) = entering {
+            y[j] = 1.0;
+        }
+        let ymax = y.iter().fold(0.0f64, |a, v| a.max(v.abs()));
+        if ymax > 0.0 {
+            y.iter_mut().for_each(|v| *v = v.max(0.0) / ymax);
+        }
+        y
+    }
+}
+
+/// y += a x.
+#[inline]
+fn axpy(y: &mut [f64], a: f64, x: &[f64]) {
+    for (yi, &xi) in y.iter_mut().zip(x) {
+        *yi += a * xi;
+    }
+}
+
+/// col -= f u, then acc += g col, in one pass.
+#[inline]
+fn update_accumulate(col: &mut [f64], f: f64, u: &[f64], acc: &mut [f64], g: f64) {
+    for ((ci, &ui), ai) in col.iter_mut().zip(u).zip(acc.iter_mut()) {
+        let v = *ci - f * ui;
+        *ci = v;
+        *ai += g * v;
+    }
+}
+
+fn solve_lemke(lcp: &Lcp, d: Vec<f64>, pivot_tol: f64, ctx: &mut SolveContext<'_>) -> Outcome {
+    let n = lcp.n();
+    if lcp.q().iter().all(|&v| v >= 0.0) {
+        let mut o = Outcome::new(vec![0.0; n], Status::Solved, 0);
+        o.pivots = Some(0);
+        return o;
+    }
+    let mut t = Tableau::new(lcp, d);
+    let mut c = vec![0.0; n];
+    let mut c_next = vec![0.0; n];
+    let mut entering = Var::Z0;
+    t.column_of(entering, &mut c);
+    let mut r = t.first_row();
+    let mut pivots = 0usize;
+    let status = loop {
+        let leaving = t.basis[r];
+        let next = leaving.complement();
+        t.pivot(r, entering, &c, next, &mut c_next);
+        pivots += 1;
+        let Some(next) = next else {
+            break Status::Solved;
+        };
+        std::mem::swap(&mut c, &mut c_next);
+        entering = next;
+        if ctx.records_history() {
+            let z = t.z();
+            let zmin = t.x.iter().fold(f64::INFINITY, |a, &v| a.min(v));
+            ctx.record(lcp, pivots, zmin, &z);
+        }
+        if pivots >= ctx.max_iter {
+            break Status::MaxIterations;
+        }
+        if ctx.time_exceeded() {
+            break Status::TimeLimit;
+        }
+        if !c.iter().chain(&t.x).all(|v| v.is_finite()) {
+            break Status::NumericalFailure;
+        }
+        match t.ratio_test(&c, pivot_tol) {
+            Some(row) => r = row,
+            None => {
+                let y = t.ray_direction(entering, &c);
+                let mut o = Outcome::new(t.z(), Status::RayTermination, pivots);
+                o.pivots = Some(pivots);
+                if verify_farkas(lcp, &y, FARKAS_TOL).is_ok() {
+                    o.status = Status::Infeasible;
+                    o.certificate = Some(Certificate::Farkas { y });
+                }
+                return o;
+            }
+        }
+    };
+    let mut z = t.z();
+    if status == Status::Solved {
+        let mut best = evaluate(lcp, &z).1.residual;
+        ctx.matvecs += 1;
+        for _ in 0..REFINE_STEPS {
+            if best <= ctx.tol {
+                break;
+            }
+            t.refine();
+            let zr = t.z();
+            let res = evaluate(lcp, &zr).1.residual;
+            ctx.matvecs += 2;
+            if res < best {
+                best = res;
+                z = zr;
+            } else {
+                break;
+            }
+        }
+    }
+    let mut o = Outcome::new(z, status, pivots);
+    o.pivots = Some(pivots);
+    o
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::generate;
+    use crate::solver::SolveOptions;
+
+    fn solve(lcp: &Lcp, params: LemkeParams) -> crate::Solution {
+        Lemke::new(params).solve(lcp, &SolveOptions::default(), None).expect("set up")
+    }
+
+    fn dense(rows: &[&[f64]], q: &[f64]) -> Lcp {
+        let rows: Vec<Vec<f64>> = rows.iter().map(|r| r.to_vec()).collect();
+        Lcp::from_dense_rows(&rows, q.to_vec()).expect("valid")
+    }
+
+    fn close(a: f64, b: f64) -> bool {
+        (a - b).abs() <= 1e-12 * (1.0 + b.abs())
+    }
+
+    #[test]
+    fn lexicographic_rule_breaks_a_tie_on_rows_of_the_inverse() {
+        // M = I, q = -e: the first step ties every row (largest index wins); then z_3 enters
+        // with ratios (0, 0, 1), and rows 1 and 2 of B^-1, (1, 0, -1) and (0, 1, -1), decide
+        // for row 2 (index 1).
+        let lcp = dense(&[&[1.0, 0.0, 0.0], &[0.0, 1.0, 0.0], &[0.0, 0.0, 1.0]], &[-1.0; 3]);
+        let mut t = Tableau::new(&lcp, vec![1.0; 3]);
+        let (mut c, mut fused, mut direct) = (vec![0.0; 3], vec![0.0; 3], vec![0.0; 3]);
+        t.column_of(Var::Z0, &mut c);
+        let r = t.first_row();
+        assert_eq!(r, 2);
+        t.pivot(r, Var::Z0, &c, Some(Var::Z(2)), &mut fused);
+        t.column_of(Var::Z(2), &mut direct);
+        for (a, b) in fused.iter().zip(&direct) {
+            assert!(close(*a, *b), "fused {fused:?} vs direct {direct:?}");
+        }
+        assert_eq!(t.ratio_test(&fused, DEFAULT_PIVOT_TOL), Some(1));
+        let sol = solve(&lcp, LemkeParams::default());
+        assert_eq!(sol.status, Status::Solved);
+        assert!(sol.z.iter().all(|v| close(*v, 1.0)), "z = {:?}", sol.z);
+    }
+
+    #[test]
+    fn seed_a1_two_variables() {
+        let lcp = dense(&[&[2.0, 1.0], &[1.0, 2.0]], &[-1.0, 0.0]);
+        let sol = solve(&lcp, LemkeParams::default());
+        assert_eq!(sol.status, Status::Solved);
+        assert!(close(sol.z[0], 0.5) && close(sol.z[1], 0.0), "z = {:?}", sol.z);
+        assert!(close(sol.w[1], 0.5));
+    }
+
+    #[test]
+    fn seed_a2_infeasible_with_certificate() {
+        let lcp = dense(&[&[-1.0]], &[-1.0]);
+        let sol = solve(&lcp, LemkeParams::default());
+        assert_eq!(sol.status, Status::Infeasible, "note {:?}", sol.note);
+        assert!(matches!(sol.certificate, Some(Certificate::Farkas { .. })));
+    }
+
+    #[test]
+    fn seed_a4_coupled_contacts() {
+        let lcp = dense(&[&[2.0, 1.0], &[1.0, 2.0]], &[-3.0, -3.0]);
+        let sol = solve(&lcp, LemkeParams::default());
+        assert_eq!(sol.status, Status::Solved);
+        assert!(close(sol.z[0], 1.0) && close(sol.z[1], 1.0), "z = {:?}", sol.z);
+    }
+
+    #[test]
+    fn nonnegative_q_needs_no_pivot() {
+        let lcp = dense(&[&[1.0, 0.0], &[0.0, 1.0]], &[1.0, 0.0]);
+        let sol = solve(&lcp, LemkeParams::default());
+        assert_eq!(sol.status, Status::Solved);
+        assert_eq!(sol.pivots, Some(0));
+    }
+
+    #[test]
+    fn murty_exponential_takes_two_to_the_n_pivots() {
+        for n in 1..=12 {
+            let lcp = generate::murty_exponential(n);
+            let sol = solve(&lcp, LemkeParams::default());
+            assert_eq!(sol.status, Status::Solved, "n = {n}");
+            assert_eq!(sol.pivots, Some(1usize << n), "n = {n}");
+            let top = 2f64.powi(n as i32);
+            assert!(close(sol.z[0], top), "n = {n}: z0 = {}", sol.z[0]);
+            assert!(sol.z[1..].iter().all(|v| v.abs() <= 1e-12 * top), "n = {n}");
+        }
+    }
+
+    #[test]
+    fn pivot_limit_gives_max_iterations() {
+        let lcp = generate::murty_exponential(8);
+        let params = LemkeParams { max_iter: Some(10), ..LemkeParams::default() };
+        let sol = solve(&lcp, params);
+        assert_eq!(sol.status, Status::MaxIterations);
+        assert_eq!(sol.pivots, Some(10));
+    }
+
+    #[test]
+    fn custom_covering_vector_solves_and_is_checked() {
+        let lcp = generate::random_spd(12, 3);
+        let d: Vec<f64> = (0..12).map(|i| 1.0 + i as f64).collect();
+        let sol = solve(&lcp, LemkeParams { covering: Some(d), ..LemkeParams::default() });
+        assert_eq!(sol.status, Status::Solved);
+        assert!(sol.residual() <= 1e-10);
+        let bad = LemkeParams { covering: Some(vec![1.0; 3]), ..LemkeParams::default() };
+        let err = Lemke::new(bad).solve(&lcp, &SolveOptions::default(), None).unwrap_err();
+        assert!(matches!(err, SolveError::InvalidOption(_)));
+        let mut neg = vec![1.0; 12];
+        neg[4] = 0.0;
+        let bad = LemkeParams { covering: Some(neg), ..LemkeParams::default() };
+        let err = Lemke::new(bad).solve(&lcp, &SolveOptions::default(), None).unwrap_err();
+        assert!(err.to_string().contains("covering[4]"), "{err}");
+    }
+
+    #[test]
+    fn spec_strings_parse_and_reject() {
+        let r = {
+            let mut r = Registry::empty();
+            register(&mut r);
+            r
+        };
+        assert_eq!(r.build("lemke").expect("builds").name(), "lemke");
+        let s = r.build("lemke:covering=e,max_iter=50").expect("builds");
+        assert_eq!(s.name(), "lemke:max_iter=50");
+        assert!(matches!(r.build("lemke:covering=2"), Err(SpecError::BadValue { .. })));
+        assert!(matches!(r.build("lemke:omega=1"), Err(SpecError::UnknownKey { .. })));
+        assert!(matches!(r.build("lemke:pivot_tol=2"), Err(SpecError::BadValue { .. })));
+        let mut p = LemkeParams::default();
+        assert!(matches!(p.set("omega", "1"), Err(SpecError::UnknownKey { .. })));
+    }
+
+    #[test]
+    fn random_spd_is_solved() {
+        for (n, seed) in [(5, 1), (30, 2), (120, 3)] {
+            let lcp = generate::random_spd(n, seed);
+            let sol = solve(&lcp, LemkeParams::default());
+            assert_eq!(sol.status, Status::Solved, "n = {n}: {:?}", sol.note);
+            assert!(sol.residual() <= 1e-10, "n = {n}: {}", sol.residual());
+        }
+    }
+
+    #[test]
+    fn sparse_storage_gives_the_same_answer() {
+        let lcp = generate::random_p_matrix(15, 9);
+        let rows = lcp.dense_rows();
+        let (mut ri, mut ci, mut vi) = (Vec::new(), Vec::new(), Vec::new());
+        for (i, row) in rows.iter().enumerate() {
+            for (j, &v) in row.iter().enumerate() {
+                ri.push(i);
+                ci.push(j);
+                vi.push(v);
+            }
+        }
+        let sparse = Lcp::from_coo(15, &ri, &ci, &vi, lcp.q().to_vec()).expect("valid");
+        let a = solve(&lcp, LemkeParams::default());
+        let b = solve(&sparse, LemkeParams::default());
+        assert_eq!(b.status, Status::Solved);
+        for (x, y) in a.z.iter().zip(&b.z) {
+            assert!(close(*x, *y));
+        }
+    }
+}

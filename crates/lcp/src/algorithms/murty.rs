@@ -1,0 +1,304 @@
+//! Murty's least-index principal pivoting method for P-matrices (Murty 1974, "Note on a
+//! Bard-type scheme for solving the complementarity problem", Opsearch 11; Cottle, Pang, Stone
+//! 1992, §4.2).
+//!
+//! # The method
+//!
+//! A complementary basis is an index set $\alpha$ with $z_\alpha$ basic and $w_{\bar\alpha}$
+//! basic: $M_{\alpha\alpha} z_\alpha = -q_\alpha$, $w_{\bar\alpha} = q_{\bar\alpha} +
+//! M_{\bar\alpha\alpha} z_\alpha$. Starting from $\alpha = \emptyset$ ($z = 0$), each iteration
+//! solves that system (a dense LU of the principal submatrix), picks the least index whose basic
+//! variable is negative and exchanges it with its complement (one pivot). On a P-matrix no basis
+//! repeats, so the method ends within $2^n$ pivots; Fathi's example (`generate::fathi(n)`) needs
+//! $2^n - 1$ of them under the natural index order. The order can be reversed
+//! (`order=reversed`, the greatest index), which is the favourable order on Fathi's example.
+//!
+//! On matrices that are not P the method may cycle or meet a singular principal submatrix: the
+//! pivot limit (default $2^{\min(n, 30)}$) ends it with `max_iterations`, a singular or
+//! non-finite solve with `numerical_failure`. A warm start is ignored (the method is defined
+//! from $z = 0$; any start basis would do in theory, but the worst-case count is then no longer
+//! the documented one).
+
+use faer::linalg::solvers::Solve;
+use faer::Mat;
+
+use crate::registry::{canonical_name, ParamDoc, Registry, SolverParams, SpecError};
+use crate::solver::{LcpSolver, Outcome, SolveContext, SolveError};
+use crate::status::Status;
+use crate::Lcp;
+
+/// Default merit tolerance.
+pub const DEFAULT_TOL: f64 = 1e-10;
+
+/// Relative size below which a negative basic value counts as zero (round-off).
+const NEG_TOL: f64 = 1e-12;
+
+/// Which index is exchanged when several basic variables are negative.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum IndexOrder {
+    /// The least index (Murty's rule).
+    #[default]
+    Natural,
+    /// The greatest index (Murty's rule on the reversed numbering).
+    Reversed,
+}
+
+impl IndexOrder {
+    fn as_str(self) -> &'static str {
+        match self {
+            IndexOrder::Natural => "natural",
+            IndexOrder::Reversed => "reversed",
+        }
+    }
+}
+
+/// Parameters of [`Murty`].
+#[derive(Debug, Clone, PartialEq)]
+pub struct MurtyParams {
+    /// Merit tolerance for `solved` (default 1e-10).
+    pub tol: f64,
+    /// Pivot limit; `None` gives 2^min(n, 30) (the P-matrix bound 2^n, capped).
+    pub max_iter: Option<usize>,
+    /// Index order of the least-index rule (default `natural`).
+    pub order: IndexOrder,
+}
+
+impl Default for MurtyParams {
+    fn default() -> Self {
+        Self { tol: DEFAULT_TOL, max_iter: None, order: IndexOrder::Natural }
+    }
+}
+
+impl SolverParams for MurtyParams {
+    const SOLVER: &'static str = "murty";
+    const KEYS: &'static [ParamDoc] = &[
+        ParamDoc { key: "tol", default: "1e-10", doc: "merit tolerance for solved" },
+        ParamDoc { key: "max_iter", default: "2^min(n, 30)", doc: "pivot limit" },
+        ParamDoc {
+            key: "order",
+            default: "natural",
+            doc: "natural (least index) or reversed (greatest index)",
+        },
+    ];
+
+    fn set(&mut self, key: &str, value: &str) -> Result<(), SpecError> {
+        match key {
+            "tol" => self.tol = Self::parse_positive(key, value)?,
+            "max_iter" => self.max_iter = Some(Self::parse_count(key, value)?),
+            "order" => {
+                self.order = match value.trim() {
+                    "natural" => IndexOrder::Natural,
+                    "reversed" => IndexOrder::Reversed,
+                    _ => return Err(Self::bad(key, value, "expected natural or reversed")),
+                }
+            }
+            _ => return Err(unknown_key::<Self>(key)),
+        }
+        Ok(())
+    }
+
+    fn validate(&self) -> Result<(), SpecError> {
+        if !(self.tol.is_finite() && self.tol > 0.0) {
+            return Err(Self::bad("tol", &self.tol.to_string(), "expected a number > 0"));
+        }
+        if self.max_iter == Some(0) {
+            return Err(Self::bad("max_iter", "0", "expected an integer >= 1"));
+        }
+        Ok(())
+    }
+}
+
+/// The error for a key that `P` does not take.
+fn unknown_key<P: SolverParams>(key: &str) -> SpecError {
+    SpecError::UnknownKey {
+        solver: P::SOLVER.into(),
+        key: key.into(),
+        valid: P::KEYS.iter().map(|d| d.key).collect::<Vec<_>>().join(", "),
+    }
+}
+
+/// Murty's least-index principal pivoting (see the module documentation).
+#[derive(Debug, Clone, Default)]
+pub struct Murty {
+    /// The parameters.
+    pub params: MurtyParams,
+}
+
+impl Murty {
+    /// A solver with the given parameters.
+    pub fn new(params: MurtyParams) -> Self {
+        Self { params }
+    }
+}
+
+/// Registers `murty`.
+pub fn register(r: &mut Registry) {
+    r.register_params::<MurtyParams>(
+        "Murty's least-index principal pivoting; P-matrices",
+        |pairs| Ok(Box::new(Murty::new(MurtyParams::from_pairs(pairs)?))),
+    );
+}
+
+impl LcpSolver for Murty {
+    fn name(&self) -> String {
+        let p = &self.params;
+        let mut pairs: Vec<(&str, String)> = Vec::new();
+        if p.tol != DEFAULT_TOL {
+            pairs.push(("tol", format!("{:e}", p.tol)));
+        }
+        if let Some(m) = p.max_iter {
+            pairs.push(("max_iter", m.to_string()));
+        }
+        if p.order != IndexOrder::Natural {
+            pairs.push(("order", p.order.as_str().into()));
+        }
+        canonical_name("murty", &pairs)
+    }
+
+    fn default_tol(&self) -> f64 {
+        self.params.tol
+    }
+
+    fn default_max_iter(&self, n: usize) -> usize {
+        self.params.max_iter.unwrap_or(1usize << n.min(30))
+    }
+
+    fn run(&self, lcp: &Lcp, ctx: &mut SolveContext<'_>) -> Result<Outcome, SolveError> {
+        Ok(solve_murty(lcp, self.params.order, ctx))
+    }
+}
+
+/// Basic values of the complementary basis `in_alpha` (z_i for i in alpha, w_i otherwise) and
+/// the corresponding z; None when the principal system is singular or the result not finite.
+fn basic_values(m: &Mat<f64>, q: &[f64], in_alpha: &[bool]) -> Option<(Vec<f64>, Vec<f64>)> {
+    let n = q.len();
+    let alpha: Vec<usize> = (0..n).filter(|&i| in_alpha[i]).collect();
+    let k = alpha.len();
+    let mut z = vec![0.0; n];
+    if k > 0 {
+        let sub = Mat::from_fn(k, k, |a, b| m[(alpha[a], alpha[b])]);
+        let mut rhs = Mat::from_fn(k, 1, |a, _| -q[alpha[a]]);
+        let lu = sub.partial_piv_lu();
+        lu.solve_in_place(rhs.as_mut());
+        for (a, &i) in alpha.iter().enumerate() {
+            z[i] = rhs[(a, 0)];
+        }
+    }
+    let mut basic = vec![0.0; n];
+    for i in 0..n {
+        basic[i] = if in_alpha[i] {
+            z[i]
+        } else {
+            q[i] + alpha.iter().map(|&j| m[(i, j)] * z[j]).sum::<f64>()
+        };
+    }
+    basic.iter().all(|v| v.is_finite()).then_some((basic, z))
+}
+
+fn solve_murty(lcp: &Lcp, order: IndexOrder, ctx: &mut SolveContext<'_>) -> Outcome {
+    let n = lcp.n();
+    let m = lcp.to_dense();
+    let q = lcp.q();
+    let qscale = q.iter().fold(0.0f64, |a, v| a.max(v.abs()));
+    let mut in_alpha = vec![false; n];
+    let mut pivots = 0usize;
+    let mut z = vec![0.0; n];
+    let status = loop {
+        let Some((basic, zc)) = basic_values(&m, q, &in_alpha) else {
+            break Status::NumericalFailure;
+        };
+        if in_alpha.iter().any(|&b| b) {
+            ctx.factorizations += 1;
+        }
+        z = zc.iter().map(|v| v.max(0.0)).collect();
+        let scale = basic.iter().fold(qscale, |a, v| a.max(v.abs()));
+        let negative = |i: &usize| basic[*i] < -NEG_TOL * scale;
+        let pick = match order {
+            IndexOrder::Natural => (0..n).find(negative),
+            IndexOrder::Reversed => (0..n).rev().find(negative),
+        };
+        let most_negative = basic.iter().fold(0.0f64, |a, &v| a.min(v));
+        ctx.record(lcp, pivots, most_negative, &z);
+        let Some(i) = pick else {
+            break Status::Solved;
+        };
+        if pivots >= ctx.max_iter {
+            break Status::MaxIterations;
+        }
+        if ctx.time_exceeded() {
+            break Status::TimeLimit;
+        }
+        in_alpha[i] = !in_alpha[i];
+        pivots += 1;
+    };
+    let mut o = Outcome::new(z, status, pivots);
+    o.pivots = Some(pivots);
+    o
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::generate;
+    use crate::solver::SolveOptions;
+
+    fn solve(lcp: &Lcp, params: MurtyParams) -> crate::Solution {
+        Murty::new(params).solve(lcp, &SolveOptions::default(), None).expect("set up")
+    }
+
+    #[test]
+    fn fathi_takes_two_to_the_n_minus_one_pivots_in_natural_order() {
+        for n in 1..=10 {
+            let lcp = generate::fathi(n);
+            let sol = solve(&lcp, MurtyParams::default());
+            assert_eq!(sol.status, Status::Solved, "n = {n}");
+            assert_eq!(sol.pivots, Some((1usize << n) - 1), "n = {n}");
+        }
+    }
+
+    #[test]
+    fn fathi_reversed_order_is_fast() {
+        for n in 2..=10 {
+            let lcp = generate::fathi(n);
+            let params = MurtyParams { order: IndexOrder::Reversed, ..MurtyParams::default() };
+            let sol = solve(&lcp, params);
+            assert_eq!(sol.status, Status::Solved, "n = {n}");
+            assert!(sol.pivots.unwrap_or(usize::MAX) <= n, "n = {n}: {:?}", sol.pivots);
+        }
+    }
+
+    #[test]
+    fn seed_a4_and_spd() {
+        let lcp = Lcp::from_dense_rows(&[vec![2.0, 1.0], vec![1.0, 2.0]], vec![-3.0, -3.0])
+            .expect("valid");
+        let sol = solve(&lcp, MurtyParams::default());
+        assert_eq!(sol.status, Status::Solved);
+        assert!((sol.z[0] - 1.0).abs() < 1e-12 && (sol.z[1] - 1.0).abs() < 1e-12);
+        let lcp = generate::random_spd(25, 4);
+        let sol = solve(&lcp, MurtyParams::default());
+        assert_eq!(sol.status, Status::Solved);
+        assert!(sol.residual() <= 1e-10);
+    }
+
+    #[test]
+    fn non_p_matrix_hits_the_limit_or_fails_honestly() {
+        // M = -1, q = -1 has no solution: the principal system flips forever.
+        let lcp = Lcp::from_dense_rows(&[vec![-1.0]], vec![-1.0]).expect("valid");
+        let params = MurtyParams { max_iter: Some(20), ..MurtyParams::default() };
+        let sol = solve(&lcp, params);
+        assert_eq!(sol.status, Status::MaxIterations);
+        // A zero principal submatrix is singular.
+        let lcp = Lcp::from_dense_rows(&[vec![0.0, 1.0], vec![-1.0, 0.0]], vec![-1.0, -1.0])
+            .expect("valid");
+        let sol = solve(&lcp, MurtyParams::default());
+        assert!(matches!(sol.status, Status::NumericalFailure | Status::MaxIterations));
+    }
+
+    #[test]
+    fn spec_strings_parse_and_reject() {
+        let mut r = Registry::empty();
+        register(&mut r);
+        assert_eq!(r.build("murty:order=reversed").expect("builds").name(), "murty:order=reversed");
+        assert!(matches!(r.build("murty:order=up"), Err(SpecError::BadValue { .. })));
+    }
+}

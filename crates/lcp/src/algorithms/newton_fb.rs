@@ -1,0 +1,542 @@
+//! `newton-fb`: semismooth Newton method on the Fischer–Burmeister reformulation
+//! (De Luca, Facchinei, Kanzow 1996, "A semismooth equation approach to the solution of
+//! nonlinear complementarity problems", Math. Programming 75, 407–439).
+//!
+//! With w = Mz + q and φ(a, b) = sqrt(a² + b²) − a − b, the LCP is Φ(z) = 0 where
+//! Φ_i(z) = φ(z_i, w_i). The merit is Ψ(z) = ½||Φ(z)||², continuously differentiable with
+//! ∇Ψ = H'Φ for any element H of the generalised Jacobian. Each iteration:
+//!
+//! 1. H = D_a + D_b M with a_i = z_i/r_i − 1, b_i = w_i/r_i − 1, r_i = ||(z_i, w_i)||; at a
+//!    kink (z_i = w_i = 0) the choice of DFK (their Procedure 3.1): with c = e_β (β the kink
+//!    indices), a_i = c_i/||(c_i, (Mc)_i)|| − 1, b_i = (Mc)_i/||(c_i, (Mc)_i)|| − 1.
+//! 2. Solve H d = −Φ. If that fails, or d is not a sufficient descent direction, take
+//!    d = −∇Ψ. Sufficient descent: DFK's test ∇Ψ'd <= −ρ||d||^p (ρ = 1e-8, p = 2.1), or
+//!    ∇Ψ'd <= −Ψ = −½||Φ||² (the exact Newton direction has ∇Ψ'd = −||Φ||²). The second
+//!    test is our addition: DFK's alone is not scale invariant and rejects exact Newton
+//!    directions when the solution is large (a 10-box stack with mass ratio 1000 stalled on
+//!    gradient steps without it).
+//! 3. Armijo: the largest t = β^k (β = 0.5) with Ψ(z + td) ≤ Ψ(z) + σ t ∇Ψ'd, σ = 1e-4.
+//!
+//! Stops on the merit of `merit.rs` (||min(z, w)|| / ||q|| ≤ tol), which the driver re-checks.
+//! A point where ∇Ψ vanishes but Φ does not (a stationary point of Ψ that is not a solution,
+//! as for infeasible or non-P problems) ends as `stalled`. Inner solves: dense faer LU, sparse
+//! faer LU with the symbolic analysis done once, or matrix-free GMRES (`linear=gmres`) with
+//! the forcing term η_k = min(0.1, ||Φ||) of inexact Newton methods (Eisenstat, Walker 1996).
+//! Warm start: the given z is the starting point (any z in R^n is admissible); cold start z = 0.
+//! History measure (`ctx.record`): ||Φ(z)||_2 after the step. Counters: one factorisation per
+//! Newton step (direct), one matvec for Md, one for M'(D_b Φ), one more at kinks; GMRES
+//! counts one matvec per inner iteration.
+
+use crate::algorithms::jacobian_system::{JacobianSystem, KrylovSettings, LinearSolver};
+use crate::merit::norm2;
+use crate::registry::{canonical_name, ParamDoc, Registry, SolverParams, SpecError};
+use crate::solver::{LcpSolver, Outcome, SolveContext, SolveError};
+use crate::status::Status;
+use crate::Lcp;
+
+/// Parameters of `newton-fb`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct NewtonFbParams {
+    /// Merit tolerance. Default 1e-10.
+    pub tol: f64,
+    /// Newton iteration limit. Default 200.
+    pub max_iter: usize,
+    /// Inner linear solver, `direct` or `gmres` (alias `krylov`). Default `direct`.
+    pub linear: LinearSolver,
+    /// GMRES restart length. Default 50.
+    pub gmres_restart: usize,
+    /// GMRES inner iteration limit per Newton step. Default 1000.
+    pub gmres_max_iter: usize,
+    /// Armijo constant σ. Default 1e-4.
+    pub sigma: f64,
+    /// Backtracking factor β. Default 0.5.
+    pub beta: f64,
+    /// Descent test constant ρ of DFK. Default 1e-8.
+    pub rho: f64,
+    /// Descent test exponent p (> 2) of DFK. Default 2.1.
+    pub p: f64,
+}
+
+impl Default for NewtonFbParams {
+    fn default() -> Self {
+        Self {
+            tol: 1e-10,
+            max_iter: 200,
+            linear: LinearSolver::Direct,
+            gmres_restart: 50,
+            gmres_max_iter: 1000,
+            sigma: 1e-4,
+            beta: 0.5,
+            rho: 1e-8,
+            p: 2.1,
+        }
+    }
+}
+
+impl SolverParams for NewtonFbParams {
+    const SOLVER: &'static str = "newton-fb";
+    const KEYS: &'static [ParamDoc] = &[
+        ParamDoc { key: "tol", default: "1e-10", doc: "merit tolerance" },
+        ParamDoc { key: "max_iter", default: "200", doc: "Newton iteration limit" },
+        ParamDoc { key: "linear", default: "direct", doc: "inner solver: direct | gmres" },
+        ParamDoc { key: "gmres_restart", default: "50", doc: "GMRES restart length" },
+        ParamDoc { key: "gmres_max_iter", default: "1000", doc: "GMRES iterations per step" },
+        ParamDoc { key: "sigma", default: "1e-4", doc: "Armijo constant, in (0, 1/2)" },
+        ParamDoc { key: "beta", default: "0.5", doc: "backtracking factor, in (0, 1)" },
+        ParamDoc { key: "rho", default: "1e-8", doc: "descent test constant (> 0)" },
+        ParamDoc { key: "p", default: "2.1", doc: "descent test exponent (> 2)" },
+    ];
+
+    fn set(&mut self, key: &str, value: &str) -> Result<(), SpecError> {
+        match key {
+            "tol" => self.tol = Self::parse_positive(key, value)?,
+            "max_iter" => self.max_iter = Self::parse_count(key, value)?,
+            "linear" => {
+                self.linear = LinearSolver::parse(value)
+                    .ok_or_else(|| Self::bad(key, value, "expected direct or gmres"))?
+            }
+            "gmres_restart" => self.gmres_restart = Self::parse_count(key, value)?,
+            "gmres_max_iter" => self.gmres_max_iter = Self::parse_count(key, value)?,
+            "sigma" => self.sigma = Self::parse_positive(key, value)?,
+            "beta" => self.beta = Self::parse_positive(key, value)?,
+            "rho" => self.rho = Self::parse_positive(key, value)?,
+            "p" => self.p = Self::parse_positive(key, value)?,
+            _ => unreachable!("keys are checked against KEYS"),
+        }
+        Ok(())
+    }
+
+    fn validate(&self) -> Result<(), SpecError> {
+        if self.sigma >= 0.5 {
+            return Err(Self::bad("sigma", &self.sigma.to_string(), "must be < 0.5"));
+        }
+        if self.beta >= 1.0 {
+            return Err(Self::bad("beta", &self.beta.to_string(), "must be < 1"));
+        }
+        if self.p <= 2.0 {
+            return Err(Self::bad("p", &self.p.to_string(), "must be > 2"));
+        }
+        Ok(())
+    }
+}
+
+impl NewtonFbParams {
+    fn krylov(&self) -> KrylovSettings {
+        KrylovSettings { restart: self.gmres_restart, max_iter: self.gmres_max_iter }
+    }
+}
+
+/// The `newton-fb` solver.
+#[derive(Debug, Clone, Default)]
+pub struct NewtonFb {
+    /// Its parameters.
+    pub params: NewtonFbParams,
+}
+
+/// Registers `newton-fb`.
+pub fn register(r: &mut Registry) {
+    r.register_params::<NewtonFbParams>(
+        "semismooth Newton on Fischer-Burmeister, Armijo on 1/2||Phi||^2 (De Luca, Facchinei, Kanzow 1996); P-matrices, general",
+        |pairs| Ok(Box::new(NewtonFb { params: NewtonFbParams::from_pairs(pairs)? })),
+    );
+}
+
+/// Φ_i = φ(z_i, w_i).
+fn fb(a: f64, b: f64) -> f64 {
+    a.hypot(b) - a - b
+}
+
+/// Ψ = ½||Φ||².
+pub(crate) fn psi(z: &[f64], w: &[f64]) -> f64 {
+    0.5 * z.iter().zip(w).map(|(&a, &b)| fb(a, b).powi(2)).sum::<f64>()
+}
+
+/// ||min(z, w)||.
+pub(crate) fn min_map_norm(z: &[f64], w: &[f64]) -> f64 {
+    z.iter().zip(w).map(|(&a, &b)| a.min(b).powi(2)).sum::<f64>().sqrt()
+}
+
+/// Normalisation of the merit: ||q|| (1 when ||q|| <= eps), as in `merit.rs`.
+pub(crate) fn merit_scale(lcp: &Lcp) -> f64 {
+    let s = norm2(lcp.q());
+    if s <= f64::EPSILON {
+        1.0
+    } else {
+        s
+    }
+}
+
+/// How one globalised Fischer–Burmeister step ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum FbStep {
+    /// A step was taken (along the Newton direction or the steepest-descent fallback).
+    Taken,
+    /// ∇Ψ vanished (relative to Ψ) or no step gave sufficient decrease.
+    Stationary,
+}
+
+/// The state a Fischer–Burmeister iteration needs beyond z and w.
+pub(crate) struct FbWork {
+    sys: JacobianSystem,
+    a: Vec<f64>,
+    b: Vec<f64>,
+    phi: Vec<f64>,
+    grad: Vec<f64>,
+    d: Vec<f64>,
+    md: Vec<f64>,
+    zt: Vec<f64>,
+    wt: Vec<f64>,
+    tmp: Vec<f64>,
+}
+
+impl FbWork {
+    /// Workspace for `lcp` with the given inner solver.
+    pub(crate) fn new(lcp: &Lcp, linear: LinearSolver, krylov: KrylovSettings) -> Self {
+        let n = lcp.n();
+        Self {
+            sys: JacobianSystem::new(lcp, linear, krylov),
+            a: vec![0.0; n],
+            b: vec![0.0; n],
+            phi: vec![0.0; n],
+            grad: vec![0.0; n],
+            d: vec![0.0; n],
+            md: vec![0.0; n],
+            zt: vec![0.0; n],
+            wt: vec![0.0; n],
+            tmp: vec![0.0; n],
+        }
+    }
+
+    /// The generalised Jacobian element H = D_a + D_b M at (z, w), DFK's choice at kinks.
+    fn jacobian_element(&mut self, lcp: &Lcp, z: &[f64], w: &[f64], ctx: &mut SolveContext<'_>) {
+        let n = z.len();
+        let kink = |zi: f64, wi: f64| zi.hypot(wi) <= f64::MIN_POSITIVE;
+        let any_kink = z.iter().zip(w).any(|(&zi, &wi)| kink(zi, wi));
+        if any_kink {
+            for i in 0..n {
+                self.tmp[i] = if kink(z[i], w[i]) { 1.0 } else { 0.0 };
+            }
+            let c = self.tmp.clone();
+            ctx.mul_vec(lcp, &c, &mut self.tmp);
+            for i in 0..n {
+                if kink(z[i], w[i]) {
+                    let r = 1.0f64.hypot(self.tmp[i]);
+                    self.a[i] = 1.0 / r - 1.0;
+                    self.b[i] = self.tmp[i] / r - 1.0;
+                }
+            }
+        }
+        for i in 0..n {
+            if !kink(z[i], w[i]) {
+                let r = z[i].hypot(w[i]);
+                self.a[i] = z[i] / r - 1.0;
+                self.b[i] = w[i] / r - 1.0;
+            }
+        }
+    }
+
+    /// One globalised step from (z, w) with merit `psi0`; updates z and w (w recomputed as
+    /// Mz + q at the new point) and returns how it went.
+    pub(crate) fn step(
+        &mut self,
+        lcp: &Lcp,
+        params: &NewtonFbParams,
+        z: &mut [f64],
+        w: &mut [f64],
+        ctx: &mut SolveContext<'_>,
+    ) -> FbStep {
+        let n = z.len();
+        for i in 0..n {
+            self.phi[i] = fb(z[i], w[i]);
+        }
+        let psi0 = 0.5 * self.phi.iter().map(|v| v * v).sum::<f64>();
+        self.jacobian_element(lcp, z, w, ctx);
+        // ∇Ψ = H'Φ = D_a Φ + M'(D_b Φ).
+        for i in 0..n {
+            self.tmp[i] = self.b[i] * self.phi[i];
+        }
+        ctx.matvecs += 1;
+        lcp.mul_vec_transpose(&self.tmp, &mut self.grad);
+        for i in 0..n {
+            self.grad[i] += self.a[i] * self.phi[i];
+        }
+        let gnorm = norm2(&self.grad);
+        if gnorm <= f64::EPSILON * psi0.sqrt() || gnorm == 0.0 {
+            return FbStep::Stationary;
+        }
+        let newton_ok = self.newton_direction(lcp, params, psi0, ctx);
+        if newton_ok && self.line_search(lcp, params, z, w, psi0) {
+            return FbStep::Taken;
+        }
+        for i in 0..n {
+            self.d[i] = -self.grad[i];
+        }
+        ctx.mul_vec(lcp, &self.d, &mut self.md);
+        if self.line_search(lcp, params, z, w, psi0) {
+            FbStep::Taken
+        } else {
+            FbStep::Stationary
+        }
+    }
+
+    /// Solves H d = −Φ and applies DFK's descent test; on success `d` and `md = M d` are set.
+    fn newton_direction(
+        &mut self,
+        lcp: &Lcp,
+        params: &NewtonFbParams,
+        psi0: f64,
+        ctx: &mut SolveContext<'_>,
+    ) -> bool {
+        if self.sys.factor(lcp, &self.a, &self.b, ctx).is_err() {
+            return false;
+        }
+        for (di, pi) in self.d.iter_mut().zip(&self.phi) {
+            *di = -pi;
+        }
+        let eta = (2.0 * psi0).sqrt().min(0.1);
+        if self.sys.solve(lcp, &mut self.d, eta, ctx).is_err() {
+            return false;
+        }
+        let slope: f64 = self.grad.iter().zip(&self.d).map(|(g, d)| g * d).sum();
+        // DFK's test is not scale invariant: on problems whose solution is large (box stacks,
+        // heavy bodies) an exact Newton direction, slope = -||Φ||², fails it only because ||d||
+        // is large. The inexact-Newton bound slope <= -½||Φ||² (met whenever
+        // ||Hd + Φ|| <= ½||Φ||) is accepted as sufficient descent as well.
+        let dfk = slope <= -params.rho * norm2(&self.d).powf(params.p);
+        let inexact_newton = slope <= -psi0;
+        if !(dfk || inexact_newton) {
+            return false;
+        }
+        ctx.mul_vec(lcp, &self.d, &mut self.md);
+        true
+    }
+
+    /// Armijo backtracking along `d`; on success z, w move to the accepted point.
+    fn line_search(
+        &mut self,
+        lcp: &Lcp,
+        params: &NewtonFbParams,
+        z: &mut [f64],
+        w: &mut [f64],
+        psi0: f64,
+    ) -> bool {
+        let slope: f64 = self.grad.iter().zip(&self.d).map(|(g, d)| g * d).sum();
+        if slope.is_nan() || slope >= 0.0 {
+            return false;
+        }
+        let mut t = 1.0;
+        // Backtrack until the step no longer moves z in floating point.
+        let znorm = norm2(z).max(1.0);
+        let dnorm = norm2(&self.d);
+        while t * dnorm > f64::EPSILON * znorm {
+            for i in 0..z.len() {
+                self.zt[i] = z[i] + t * self.d[i];
+                self.wt[i] = w[i] + t * self.md[i];
+            }
+            let pt = psi(&self.zt, &self.wt);
+            if pt <= psi0 + params.sigma * t * slope {
+                z.copy_from_slice(&self.zt);
+                // Recompute w exactly so the merit never drifts from Mz + q.
+                lcp.mul_vec(z, w);
+                for (wi, qi) in w.iter_mut().zip(lcp.q()) {
+                    *wi += qi;
+                }
+                return true;
+            }
+            t *= params.beta;
+        }
+        false
+    }
+}
+
+/// Starting point: the warm start as given, else 0.
+pub(crate) fn start_point(lcp: &Lcp, ctx: &SolveContext<'_>) -> Vec<f64> {
+    match ctx.warm_start {
+        Some(z0) => z0.to_vec(),
+        None => vec![0.0; lcp.n()],
+    }
+}
+
+impl LcpSolver for NewtonFb {
+    fn name(&self) -> String {
+        let d = NewtonFbParams::default();
+        let p = &self.params;
+        let mut pairs = Vec::new();
+        if p.tol != d.tol {
+            pairs.push(("tol", p.tol.to_string()));
+        }
+        if p.max_iter != d.max_iter {
+            pairs.push(("max_iter", p.max_iter.to_string()));
+        }
+        if p.linear != d.linear {
+            pairs.push(("linear", p.linear.as_str().to_string()));
+        }
+        if p.gmres_restart != d.gmres_restart {
+            pairs.push(("gmres_restart", p.gmres_restart.to_string()));
+        }
+        if p.gmres_max_iter != d.gmres_max_iter {
+            pairs.push(("gmres_max_iter", p.gmres_max_iter.to_string()));
+        }
+        for (k, v, dv) in [
+            ("sigma", p.sigma, d.sigma),
+            ("beta", p.beta, d.beta),
+            ("rho", p.rho, d.rho),
+            ("p", p.p, d.p),
+        ] {
+            if v != dv {
+                pairs.push((k, v.to_string()));
+            }
+        }
+        canonical_name(NewtonFbParams::SOLVER, &pairs)
+    }
+
+    fn default_tol(&self) -> f64 {
+        self.params.tol
+    }
+
+    fn default_max_iter(&self, _n: usize) -> usize {
+        self.params.max_iter
+    }
+
+    fn run(&self, lcp: &Lcp, ctx: &mut SolveContext<'_>) -> Result<Outcome, SolveError> {
+        let mut z = start_point(lcp, ctx);
+        let mut w = vec![0.0; lcp.n()];
+        ctx.mul_vec(lcp, &z, &mut w);
+        for (wi, qi) in w.iter_mut().zip(lcp.q()) {
+            *wi += qi;
+        }
+        let scale = merit_scale(lcp);
+        let mut work = FbWork::new(lcp, self.params.linear, self.params.krylov());
+        let mut iterations = 0;
+        loop {
+            let residual = min_map_norm(&z, &w) / scale;
+            if residual <= ctx.tol {
+                return Ok(Outcome::new(z, Status::Solved, iterations));
+            }
+            if !residual.is_finite() {
+                return Ok(Outcome::new(z, Status::NumericalFailure, iterations));
+            }
+            if iterations >= ctx.max_iter {
+                return Ok(Outcome::new(z, Status::MaxIterations, iterations));
+            }
+            if ctx.time_exceeded() {
+                return Ok(Outcome::new(z, Status::TimeLimit, iterations));
+            }
+            iterations += 1;
+            let step = work.step(lcp, &self.params, &mut z, &mut w, ctx);
+            ctx.record(lcp, iterations, (2.0 * psi(&z, &w)).sqrt(), &z);
+            if step == FbStep::Stationary {
+                let residual = min_map_norm(&z, &w) / scale;
+                let status = if residual <= ctx.tol { Status::Solved } else { Status::Stalled };
+                return Ok(Outcome::new(z, status, iterations));
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{generate, LcpSolver, Registry, SolveOptions};
+
+    fn solve(spec: &str, lcp: &Lcp) -> crate::Solution {
+        let s = Registry::builtin().build(spec).expect("spec");
+        s.solve(lcp, &SolveOptions::default(), None).expect("set up")
+    }
+
+    #[test]
+    fn seed_a4_coupled_contacts() {
+        let lcp = Lcp::from_dense_rows(&[vec![2.0, 1.0], vec![1.0, 2.0]], vec![-3.0, -3.0])
+            .expect("valid");
+        let sol = solve("newton-fb", &lcp);
+        assert_eq!(sol.status, Status::Solved);
+        assert!((sol.z[0] - 1.0).abs() < 1e-9 && (sol.z[1] - 1.0).abs() < 1e-9);
+        assert!(sol.factorizations >= 1);
+    }
+
+    #[test]
+    fn random_spd_dense_and_gmres_reach_1e_10() {
+        for seed in 0..5 {
+            let lcp = generate::random_spd(40, seed);
+            for spec in ["newton-fb", "newton-fb:linear=gmres"] {
+                let sol = solve(spec, &lcp);
+                assert_eq!(sol.status, Status::Solved, "{spec} seed {seed}: {:?}", sol.note);
+                assert!(sol.residual() <= 1e-10);
+            }
+        }
+    }
+
+    #[test]
+    fn random_p_matrix_is_solved() {
+        for seed in 0..5 {
+            let lcp = generate::random_p_matrix(30, seed);
+            let sol = solve("newton-fb", &lcp);
+            assert_eq!(sol.status, Status::Solved, "seed {seed}");
+        }
+    }
+
+    /// Bug found on the box stack: DFK's descent test −ρ||d||^p rejected exact Newton
+    /// directions because the reactions are ~1e5, and gradient steps then stalled at
+    /// ||Φ|| ≈ 6.9 until max_iter. With the scale-free inexact-Newton test it takes 6 steps.
+    #[test]
+    fn box_stack_large_reactions_do_not_fail_the_descent_test() {
+        let lcp = generate::box_stack(10, 1000.0);
+        let sol = solve("newton-fb", &lcp);
+        assert_eq!(sol.status, Status::Solved, "{:?}", sol.note);
+        assert!(sol.iterations < 30, "{} iterations", sol.iterations);
+    }
+
+    #[test]
+    fn kink_at_the_start_uses_dfk_element() {
+        // z = 0 and q_1 = 0 put (z_1, w_1) = (0, 0) on the kink at the first iterate.
+        let lcp = Lcp::from_dense_rows(&[vec![2.0, 1.0], vec![1.0, 2.0]], vec![0.0, -3.0])
+            .expect("valid");
+        let sol = solve("newton-fb", &lcp);
+        assert_eq!(sol.status, Status::Solved);
+        assert!(sol.z[0].abs() < 1e-9 && (sol.z[1] - 1.5).abs() < 1e-9);
+    }
+
+    #[test]
+    fn zero_time_limit_stops_before_the_first_step() {
+        let lcp = generate::random_spd(20, 2);
+        let s = Registry::builtin().build("newton-fb").expect("spec");
+        let opts =
+            SolveOptions { time_limit: Some(std::time::Duration::ZERO), ..SolveOptions::default() };
+        let sol = s.solve(&lcp, &opts, None).expect("set up");
+        assert_eq!(sol.status, Status::TimeLimit);
+        assert_eq!(sol.iterations, 0);
+    }
+
+    #[test]
+    fn seed_a2_infeasible_is_not_solved() {
+        let lcp = Lcp::from_dense_rows(&[vec![-1.0]], vec![-1.0]).expect("valid");
+        let sol = solve("newton-fb", &lcp);
+        assert_ne!(sol.status, Status::Solved);
+    }
+
+    #[test]
+    fn warm_start_at_the_solution_takes_no_iteration() {
+        let lcp = generate::random_spd(10, 7);
+        let s = Registry::builtin().build("newton-fb").expect("spec");
+        let cold = s.solve(&lcp, &SolveOptions::default(), None).expect("set up");
+        let warm = s.solve(&lcp, &SolveOptions::default(), Some(&cold.z)).expect("set up");
+        assert_eq!(warm.status, Status::Solved);
+        assert_eq!(warm.iterations, 0);
+    }
+
+    #[test]
+    fn bad_warm_start_and_bad_keys_are_errors() {
+        let lcp = generate::random_spd(4, 1);
+        let s = Registry::builtin().build("newton-fb").expect("spec");
+        assert!(s.solve(&lcp, &SolveOptions::default(), Some(&[0.0; 3])).is_err());
+        assert!(Registry::builtin().build("newton-fb:linear=cholesky").is_err());
+        assert!(Registry::builtin().build("newton-fb:p=2").is_err());
+        assert!(Registry::builtin().build("newton-fb:sigma=0.7").is_err());
+    }
+
+    #[test]
+    fn canonical_name_lists_non_defaults() {
+        let s = Registry::builtin().build("newton-fb:linear=krylov,max_iter=9").expect("spec");
+        assert_eq!(s.name(), "newton-fb:max_iter=9,linear=gmres");
+    }
+}

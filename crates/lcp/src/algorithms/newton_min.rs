@@ -1,0 +1,441 @@
+//! `newton-min`: Newton's method on the min-map min(z, Mz + q) = 0, globalised as the damped
+//! Newton method of Harker and Pang (1990, "A damped-Newton method for the linear
+//! complementarity problem", Lectures in Applied Mathematics 26, 265–284) with a
+//! Fischer–Burmeister safeguard (De Luca, Facchinei, Kanzow 1996).
+//!
+//! Plain Newton-min (full steps) can cycle on P-matrix problems (Ben Gharbia, Gilbert 2012,
+//! "Nonconvergence of the plain Newton-min algorithm for linear complementarity problems with
+//! a P-matrix", Math. Programming 134, 349–364). Each iteration here:
+//!
+//! 1. Index set A = {i : z_i <= w_i}. The Newton direction d solves d_i = −z_i (i in A) and
+//!    (Md)_i = −w_i (i not in A): the system (D_a + D_b M) d = −min(z, w) with a, b in {0, 1}.
+//! 2. Harker–Pang damping: Armijo backtracking (σ = 1e-4, β = 0.5, t >= 2^-30) on
+//!    θ(z) = ½||min(z, w)||² with the model slope −2θ.
+//! 3. If the system is singular or no step length gives sufficient decrease (a nonsmooth point
+//!    where d is not a descent direction of θ), the method switches to globalised
+//!    Fischer–Burmeister steps (the `newton-fb` step) and returns to Newton-min steps once
+//!    θ has dropped below (1 − σ) times its value at the switch. Every Newton-min phase
+//!    decreases θ monotonically, so the cycles of the plain method cannot recur.
+//!
+//! `globalization=none` runs the plain method (full steps, no safeguard) for studies that
+//! reproduce Ben Gharbia–Gilbert cycling; it ends in `max_iterations` when it cycles.
+//! Warm start: the given z is the starting point; cold start z = 0. History measure:
+//! ||min(z, w)||_2 (not normalised) after the step.
+
+use crate::algorithms::jacobian_system::{JacobianSystem, KrylovSettings, LinearSolver};
+use crate::algorithms::newton_fb::{
+    merit_scale, min_map_norm, start_point, FbStep, FbWork, NewtonFbParams,
+};
+use crate::registry::{canonical_name, ParamDoc, Registry, SolverParams, SpecError};
+use crate::solver::{LcpSolver, Outcome, SolveContext, SolveError};
+use crate::status::Status;
+use crate::Lcp;
+
+/// How Newton-min is globalised.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Globalization {
+    /// Harker–Pang line search on ½||min(z, w)||² with the Fischer–Burmeister safeguard.
+    Hybrid,
+    /// Plain full-step Newton-min (may cycle; for studies).
+    None,
+}
+
+/// Parameters of `newton-min`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct NewtonMinParams {
+    /// Merit tolerance. Default 1e-10.
+    pub tol: f64,
+    /// Iteration limit (Newton-min and safeguard steps together). Default 200.
+    pub max_iter: usize,
+    /// `hybrid` (default) or `none`.
+    pub globalization: Globalization,
+    /// Inner linear solver, `direct` or `gmres`. Default `direct`.
+    pub linear: LinearSolver,
+    /// Armijo constant σ. Default 1e-4.
+    pub sigma: f64,
+    /// Backtracking factor β. Default 0.5.
+    pub beta: f64,
+}
+
+impl Default for NewtonMinParams {
+    fn default() -> Self {
+        Self {
+            tol: 1e-10,
+            max_iter: 200,
+            globalization: Globalization::Hybrid,
+            linear: LinearSolver::Direct,
+            sigma: 1e-4,
+            beta: 0.5,
+        }
+    }
+}
+
+impl SolverParams for NewtonMinParams {
+    const SOLVER: &'static str = "newton-min";
+    const KEYS: &'static [ParamDoc] = &[
+        ParamDoc { key: "tol", default: "1e-10", doc: "merit tolerance" },
+        ParamDoc { key: "max_iter", default: "200", doc: "iteration limit" },
+        ParamDoc {
+            key: "globalization",
+            default: "hybrid",
+            doc: "hybrid (Harker-Pang line search + FB safeguard) | none (plain, may cycle)",
+        },
+        ParamDoc { key: "linear", default: "direct", doc: "inner solver: direct | gmres" },
+        ParamDoc { key: "sigma", default: "1e-4", doc: "Armijo constant, in (0, 1/2)" },
+        ParamDoc { key: "beta", default: "0.5", doc: "backtracking factor, in (0, 1)" },
+    ];
+
+    fn set(&mut self, key: &str, value: &str) -> Result<(), SpecError> {
+        match key {
+            "tol" => self.tol = Self::parse_positive(key, value)?,
+            "max_iter" => self.max_iter = Self::parse_count(key, value)?,
+            "globalization" => {
+                self.globalization = match value.trim() {
+                    "hybrid" => Globalization::Hybrid,
+                    "none" => Globalization::None,
+                    _ => return Err(Self::bad(key, value, "expected hybrid or none")),
+                }
+            }
+            "linear" => {
+                self.linear = LinearSolver::parse(value)
+                    .ok_or_else(|| Self::bad(key, value, "expected direct or gmres"))?
+            }
+            "sigma" => self.sigma = Self::parse_positive(key, value)?,
+            "beta" => self.beta = Self::parse_positive(key, value)?,
+            _ => unreachable!("keys are checked against KEYS"),
+        }
+        Ok(())
+    }
+
+    fn validate(&self) -> Result<(), SpecError> {
+        if self.sigma >= 0.5 {
+            return Err(Self::bad("sigma", &self.sigma.to_string(), "must be < 0.5"));
+        }
+        if self.beta >= 1.0 {
+            return Err(Self::bad("beta", &self.beta.to_string(), "must be < 1"));
+        }
+        Ok(())
+    }
+}
+
+/// The `newton-min` solver.
+#[derive(Debug, Clone, Default)]
+pub struct NewtonMin {
+    /// Its parameters.
+    pub params: NewtonMinParams,
+}
+
+/// Registers `newton-min`.
+pub fn register(r: &mut Registry) {
+    r.register_params::<NewtonMinParams>(
+        "Newton-min, Harker-Pang damping with a Fischer-Burmeister safeguard (Harker, Pang 1990); P / PD",
+        |pairs| Ok(Box::new(NewtonMin { params: NewtonMinParams::from_pairs(pairs)? })),
+    );
+}
+
+const KRYLOV: KrylovSettings = KrylovSettings { restart: 50, max_iter: 1000 };
+const MIN_STEP: f64 = 1.0 / (1u64 << 30) as f64;
+
+/// Workspace of the Newton-min step.
+struct MinWork {
+    sys: JacobianSystem,
+    a: Vec<f64>,
+    b: Vec<f64>,
+    d: Vec<f64>,
+    md: Vec<f64>,
+    zt: Vec<f64>,
+    wt: Vec<f64>,
+}
+
+enum MinStep {
+    Taken,
+    Failed,
+}
+
+impl MinWork {
+    fn new(lcp: &Lcp, linear: LinearSolver) -> Self {
+        let n = lcp.n();
+        Self {
+            sys: JacobianSystem::new(lcp, linear, KRYLOV),
+            a: vec![0.0; n],
+            b: vec![0.0; n],
+            d: vec![0.0; n],
+            md: vec![0.0; n],
+            zt: vec![0.0; n],
+            wt: vec![0.0; n],
+        }
+    }
+
+    /// The Newton-min direction; `false` when the system could not be solved.
+    fn direction(&mut self, lcp: &Lcp, z: &[f64], w: &[f64], ctx: &mut SolveContext<'_>) -> bool {
+        for i in 0..z.len() {
+            let in_a = z[i] <= w[i];
+            self.a[i] = if in_a { 1.0 } else { 0.0 };
+            self.b[i] = if in_a { 0.0 } else { 1.0 };
+            self.d[i] = -z[i].min(w[i]);
+        }
+        let eta = min_map_norm(z, w).min(0.1);
+        if self.sys.factor(lcp, &self.a, &self.b, ctx).is_err()
+            || self.sys.solve(lcp, &mut self.d, eta, ctx).is_err()
+        {
+            return false;
+        }
+        ctx.mul_vec(lcp, &self.d, &mut self.md);
+        true
+    }
+
+    fn step(
+        &mut self,
+        lcp: &Lcp,
+        params: &NewtonMinParams,
+        z: &mut [f64],
+        w: &mut [f64],
+        ctx: &mut SolveContext<'_>,
+    ) -> MinStep {
+        if !self.direction(lcp, z, w, ctx) {
+            return MinStep::Failed;
+        }
+        let theta0 = 0.5 * min_map_norm(z, w).powi(2);
+        let mut t = 1.0;
+        while t >= MIN_STEP {
+            for i in 0..z.len() {
+                self.zt[i] = z[i] + t * self.d[i];
+                self.wt[i] = w[i] + t * self.md[i];
+            }
+            let theta = 0.5 * min_map_norm(&self.zt, &self.wt).powi(2);
+            let full_step = params.globalization == Globalization::None;
+            if full_step || theta <= (1.0 - 2.0 * params.sigma * t) * theta0 {
+                z.copy_from_slice(&self.zt);
+                lcp.mul_vec(z, w);
+                for (wi, qi) in w.iter_mut().zip(lcp.q()) {
+                    *wi += qi;
+                }
+                return MinStep::Taken;
+            }
+            t *= params.beta;
+        }
+        MinStep::Failed
+    }
+}
+
+impl LcpSolver for NewtonMin {
+    fn name(&self) -> String {
+        let d = NewtonMinParams::default();
+        let p = &self.params;
+        let mut pairs = Vec::new();
+        if p.tol != d.tol {
+            pairs.push(("tol", p.tol.to_string()));
+        }
+        if p.max_iter != d.max_iter {
+            pairs.push(("max_iter", p.max_iter.to_string()));
+        }
+        if p.globalization != d.globalization {
+            pairs.push(("globalization", "none".to_string()));
+        }
+        if p.linear != d.linear {
+            pairs.push(("linear", p.linear.as_str().to_string()));
+        }
+        if p.sigma != d.sigma {
+            pairs.push(("sigma", p.sigma.to_string()));
+        }
+        if p.beta != d.beta {
+            pairs.push(("beta", p.beta.to_string()));
+        }
+        canonical_name(NewtonMinParams::SOLVER, &pairs)
+    }
+
+    fn default_tol(&self) -> f64 {
+        self.params.tol
+    }
+
+    fn default_max_iter(&self, _n: usize) -> usize {
+        self.params.max_iter
+    }
+
+    fn run(&self, lcp: &Lcp, ctx: &mut SolveContext<'_>) -> Result<Outcome, SolveError> {
+        let mut z = start_point(lcp, ctx);
+        let mut w = vec![0.0; lcp.n()];
+        ctx.mul_vec(lcp, &z, &mut w);
+        for (wi, qi) in w.iter_mut().zip(lcp.q()) {
+            *wi += qi;
+        }
+        let scale = merit_scale(lcp);
+        let mut work = MinWork::new(lcp, self.params.linear);
+        let fb_params = NewtonFbParams {
+            sigma: self.params.sigma,
+            beta: self.params.beta,
+            ..NewtonFbParams::default()
+        };
+        let mut fb: Option<FbWork> = None;
+        // θ at the switch to safeguard steps; `None` while in Newton-min mode.
+        let mut safeguard_from: Option<f64> = None;
+        let mut iterations = 0;
+        loop {
+            let residual = min_map_norm(&z, &w) / scale;
+            if residual <= ctx.tol {
+                return Ok(Outcome::new(z, Status::Solved, iterations));
+            }
+            if !residual.is_finite() {
+                return Ok(Outcome::new(z, Status::NumericalFailure, iterations));
+            }
+            if iterations >= ctx.max_iter {
+                return Ok(Outcome::new(z, Status::MaxIterations, iterations));
+            }
+            if ctx.time_exceeded() {
+                return Ok(Outcome::new(z, Status::TimeLimit, iterations));
+            }
+            iterations += 1;
+            let theta = 0.5 * (residual * scale).powi(2);
+            if let Some(theta_switch) = safeguard_from {
+                if theta <= (1.0 - self.params.sigma) * theta_switch {
+                    safeguard_from = None;
+                }
+            }
+            if safeguard_from.is_none() {
+                match work.step(lcp, &self.params, &mut z, &mut w, ctx) {
+                    MinStep::Taken => {
+                        ctx.record(lcp, iterations, min_map_norm(&z, &w), &z);
+                        continue;
+                    }
+                    MinStep::Failed if self.params.globalization == Globalization::None => {
+                        return Ok(Outcome::new(z, Status::NumericalFailure, iterations));
+                    }
+                    MinStep::Failed => safeguard_from = Some(theta),
+                }
+            }
+            let fbw = fb.get_or_insert_with(|| FbWork::new(lcp, self.params.linear, KRYLOV));
+            let step = fbw.step(lcp, &fb_params, &mut z, &mut w, ctx);
+            ctx.record(lcp, iterations, min_map_norm(&z, &w), &z);
+            if step == FbStep::Stationary {
+                let residual = min_map_norm(&z, &w) / scale;
+                let status = if residual <= ctx.tol { Status::Solved } else { Status::Stalled };
+                return Ok(Outcome::new(z, status, iterations));
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{generate, LcpSolver, Registry, SolveOptions};
+
+    fn solve(spec: &str, lcp: &Lcp, z0: Option<&[f64]>) -> crate::Solution {
+        let s = Registry::builtin().build(spec).expect("spec");
+        s.solve(lcp, &SolveOptions::default(), z0).expect("set up")
+    }
+
+    #[test]
+    fn seed_a4_and_random_p_matrices_are_solved() {
+        let lcp = Lcp::from_dense_rows(&[vec![2.0, 1.0], vec![1.0, 2.0]], vec![-3.0, -3.0])
+            .expect("valid");
+        let sol = solve("newton-min", &lcp, None);
+        assert_eq!(sol.status, Status::Solved);
+        assert!((sol.z[0] - 1.0).abs() < 1e-9);
+        for seed in 0..5 {
+            let lcp = generate::random_p_matrix(30, seed);
+            assert_eq!(solve("newton-min", &lcp, None).status, Status::Solved, "seed {seed}");
+            let lcp = generate::random_spd(30, seed);
+            assert_eq!(solve("newton-min", &lcp, None).status, Status::Solved, "seed {seed}");
+        }
+    }
+
+    #[test]
+    fn seed_a2_infeasible_is_not_solved() {
+        let lcp = Lcp::from_dense_rows(&[vec![-1.0]], vec![-1.0]).expect("valid");
+        assert_ne!(solve("newton-min", &lcp, None).status, Status::Solved);
+        assert_ne!(solve("newton-min:globalization=none", &lcp, None).status, Status::Solved);
+    }
+
+    /// M = [[0, 1], [0, 1]] (copositive, not P), q = -e: at z = 0 both rows take M, whose
+    /// matrix is singular, so the plain method fails and the hybrid must go through its
+    /// Fischer–Burmeister safeguard; z = (0, 1) is a solution.
+    #[test]
+    fn singular_newton_min_system_falls_back_to_fischer_burmeister() {
+        let lcp = Lcp::from_dense_rows(&[vec![0.0, 1.0], vec![0.0, 1.0]], vec![-1.0, -1.0])
+            .expect("valid");
+        let plain = solve("newton-min:globalization=none", &lcp, None);
+        assert_eq!(plain.status, Status::NumericalFailure);
+        let hybrid = solve("newton-min", &lcp, None);
+        assert_eq!(hybrid.status, Status::Solved, "{:?}", hybrid.note);
+        assert!((hybrid.z[1] - 1.0).abs() < 1e-9);
+    }
+
+    #[test]
+    fn bad_options_are_errors() {
+        assert!(Registry::builtin().build("newton-min:globalization=wolfe").is_err());
+        assert!(Registry::builtin().build("newton-min:beta=1.5").is_err());
+        let lcp = generate::random_spd(3, 0);
+        let s = Registry::builtin().build("newton-min").expect("spec");
+        assert!(s.solve(&lcp, &SolveOptions::default(), Some(&[f64::NAN, 0.0, 0.0])).is_err());
+    }
+
+    /// A 3x3 P-matrix problem on which plain Newton-min cycles with period 3 (index sets
+    /// {1}, {2}, {3} in turn). Found by a search (run once, outside the test suite) over
+    /// integer data: off-diagonal M_ij, q_i, z0_i uniform in {-4..4}, M_ii in {1, 2, 3},
+    /// kept when every principal minor is > 0.05, 40 plain steps neither solve nor stop, and
+    /// every |z_i - w_i| stays >= 1e-3 on the way (so round-off cannot change an index set);
+    /// Knuth's 64-bit MMIX LCG seeded 12345, draw 6114. Ben Gharbia and Gilbert (2012) show
+    /// such n = 3 examples exist. On this example the Harker–Pang line search alone breaks
+    /// the cycle (4 iterations); the singular-system test exercises the FB safeguard.
+    fn cycling_example() -> (Lcp, Vec<f64>) {
+        let m = vec![vec![1.0, 4.0, -1.0], vec![-4.0, 1.0, 4.0], vec![2.0, -2.0, 2.0]];
+        let lcp = Lcp::from_dense_rows(&m, vec![-2.0, -1.0, -2.0]).expect("valid");
+        (lcp, vec![-1.0, -4.0, -3.0])
+    }
+
+    /// Plain Newton-min written out independently of the solver: the next z solves z_i = 0
+    /// for z_i <= w_i and (Mz + q)_i = 0 otherwise.
+    fn plain_newton_min_index_sets(lcp: &Lcp, z0: &[f64], steps: usize) -> Vec<Vec<bool>> {
+        let n = lcp.n();
+        let mut z = z0.to_vec();
+        let mut sets = Vec::new();
+        for _ in 0..steps {
+            let w = lcp.w_of(&z);
+            let set: Vec<bool> = (0..n).map(|i| z[i] <= w[i]).collect();
+            let a = faer::Mat::from_fn(n, n, |i, j| {
+                if set[i] {
+                    if i == j {
+                        1.0
+                    } else {
+                        0.0
+                    }
+                } else {
+                    lcp.get(i, j)
+                }
+            });
+            let rhs = faer::Mat::from_fn(n, 1, |i, _| if set[i] { 0.0 } else { -lcp.q()[i] });
+            use faer::linalg::solvers::Solve;
+            let x = a.partial_piv_lu().solve(&rhs);
+            z = (0..n).map(|i| x[(i, 0)]).collect();
+            sets.push(set);
+        }
+        sets
+    }
+
+    #[test]
+    fn ben_gharbia_gilbert_cycle_plain_cycles_and_hybrid_converges() {
+        let (lcp, z0) = cycling_example();
+        // The matrix is a P-matrix: every principal minor is positive.
+        let m = lcp.dense_rows();
+        let minor2 = |i: usize, j: usize| m[i][i] * m[j][j] - m[i][j] * m[j][i];
+        assert!((0..3).all(|i| m[i][i] > 0.0));
+        assert!(minor2(0, 1) > 0.0 && minor2(0, 2) > 0.0 && minor2(1, 2) > 0.0);
+        let det = m[0][0] * minor2(1, 2) - m[0][1] * (m[1][0] * m[2][2] - m[1][2] * m[2][0])
+            + m[0][2] * (m[1][0] * m[2][1] - m[1][1] * m[2][0]);
+        assert!(det > 0.0);
+        // Plain Newton-min: the index sets repeat with period 3 and never settle.
+        let sets = plain_newton_min_index_sets(&lcp, &z0, 30);
+        for k in 3..30 {
+            assert_eq!(sets[k], sets[k - 3], "period 3 at step {k}");
+        }
+        assert_ne!(sets[27], sets[28]);
+        let plain = solve("newton-min:globalization=none,max_iter=60", &lcp, Some(&z0));
+        assert_ne!(plain.status, Status::Solved);
+        assert!(plain.residual() > 1e-3);
+        // The globalised method converges from the same start.
+        let hybrid = solve("newton-min", &lcp, Some(&z0));
+        assert_eq!(hybrid.status, Status::Solved, "{:?}", hybrid.note);
+        assert!(hybrid.residual() <= 1e-10);
+    }
+}

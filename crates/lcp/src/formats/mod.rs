@@ -1,0 +1,407 @@
+//! Problem and solution files: the versioned JSON format `signorini-lcp/1`, the Siconos `.dat`
+//! text layout (dense and sparse-block), and MatrixMarket (`M.mtx` + `q.mtx`, via `sprs::io`).
+//!
+//! Every reader validates before it allocates: a header announcing more entries than the text
+//! holds is an error, not an allocation. Errors say file, line and token where they apply
+//! ([`FormatError`]); no input makes a reader panic (a property test feeds random bytes to each).
+//! The layouts are described in `docs/formats.md`.
+
+pub mod json;
+pub mod mtx;
+pub mod siconos;
+pub mod solution;
+
+use std::fmt;
+use std::path::{Path, PathBuf};
+
+use crate::problem::ProblemError;
+use crate::Lcp;
+
+pub use mtx::matrix_market_paths;
+pub use solution::{
+    read_warm_start, solution_to_json, warm_start_from_str, write_solution, SolutionRecord,
+};
+
+/// A problem file format.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Format {
+    /// `signorini-lcp/1` JSON (`.json`).
+    Json,
+    /// Siconos numerics text layout (`.dat`), dense or sparse-block.
+    SiconosDat,
+    /// MatrixMarket: M and q in two `.mtx` files (see [`matrix_market_paths`]).
+    MatrixMarket,
+}
+
+impl Format {
+    /// Every format, for help texts.
+    pub const ALL: [Format; 3] = [Format::Json, Format::SiconosDat, Format::MatrixMarket];
+
+    /// The short name used on command lines: `json`, `dat`, `mtx`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Format::Json => "json",
+            Format::SiconosDat => "dat",
+            Format::MatrixMarket => "mtx",
+        }
+    }
+
+    /// Parses a short name (`json`, `dat` / `siconos`, `mtx` / `matrix-market`), any case.
+    pub fn from_name(name: &str) -> Option<Format> {
+        match name.trim().to_ascii_lowercase().as_str() {
+            "json" => Some(Format::Json),
+            "dat" | "siconos" => Some(Format::SiconosDat),
+            "mtx" | "mm" | "matrix-market" | "matrixmarket" => Some(Format::MatrixMarket),
+            _ => None,
+        }
+    }
+
+    /// The format a path names by its extension (`.json`, `.dat`, `.mtx`); an existing
+    /// directory is MatrixMarket (`M.mtx` + `q.mtx` inside it).
+    pub fn from_path(path: &Path) -> Option<Format> {
+        let by_ext = path.extension().and_then(|e| e.to_str()).and_then(|e| {
+            match e.to_ascii_lowercase().as_str() {
+                "json" => Some(Format::Json),
+                "dat" => Some(Format::SiconosDat),
+                "mtx" => Some(Format::MatrixMarket),
+                _ => None,
+            }
+        });
+        by_ext.or_else(|| path.is_dir().then_some(Format::MatrixMarket))
+    }
+}
+
+impl fmt::Display for Format {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl std::str::FromStr for Format {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        Format::from_name(s).ok_or_else(|| format!("unknown format `{s}`; valid: json, dat, mtx"))
+    }
+}
+
+/// What is wrong with a file (the where is in [`FormatError`]).
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum FormatErrorKind {
+    /// The file could not be opened, read or written.
+    #[error("{0}")]
+    Io(String),
+    /// The bytes are not UTF-8 text.
+    #[error("not UTF-8 text")]
+    NotUtf8,
+    /// No format given and none can be told from the path.
+    #[error("cannot tell the format from the file name; name it (json, dat or mtx)")]
+    UnknownFormat,
+    /// Nothing but whitespace (and comments).
+    #[error("the file is empty")]
+    Empty,
+    /// The text ends before the layout is complete.
+    #[error("the file ends where {expected} was expected")]
+    Truncated {
+        /// What the reader was about to read.
+        expected: String,
+    },
+    /// A token that should be a number is not one.
+    #[error("{expected} is not a number")]
+    NotANumber {
+        /// What the token should have been.
+        expected: String,
+    },
+    /// A token that should be a non-negative integer is not one.
+    #[error("{expected} is not a non-negative integer")]
+    NotAnInteger {
+        /// What the token should have been.
+        expected: String,
+    },
+    /// NaN or infinity where a finite number is required.
+    #[error("{what} is not finite")]
+    NonFinite {
+        /// The entry (e.g. `M(2,0)`, `q[3]`).
+        what: String,
+    },
+    /// A header announces a size the text cannot hold (or that overflows).
+    #[error("{what} = {value} is larger than the {available} numbers left in the file")]
+    AbsurdSize {
+        /// The announced quantity.
+        what: String,
+        /// Its value as written (or as computed, e.g. `size0*size1`).
+        value: String,
+        /// Tokens left in the text at that point.
+        available: usize,
+    },
+    /// Header or layout fields that contradict each other.
+    #[error("{0}")]
+    Layout(String),
+    /// Malformed JSON (syntax, unknown key, wrong type, trailing characters).
+    #[error("{message} (column {column})")]
+    Json {
+        /// serde_json's message without its position.
+        message: String,
+        /// Column of the error.
+        column: usize,
+    },
+    /// The JSON `format` tag is not `signorini-lcp/1`.
+    #[error("\"format\" is `{found}`, expected `{expected}`")]
+    WrongTag {
+        /// The tag found.
+        found: String,
+        /// The tag expected.
+        expected: String,
+    },
+    /// The data do not form a valid LCP (non-square, wrong q length, ragged, NaN, index).
+    #[error("{0}")]
+    Problem(#[from] ProblemError),
+    /// MatrixMarket content the reader does not take (complex, pattern, array symmetric).
+    #[error("{0}")]
+    Unsupported(String),
+}
+
+/// A file error: what is wrong ([`FormatErrorKind`]) and where (file, 1-based line, token).
+#[derive(Debug, Clone, PartialEq)]
+pub struct FormatError {
+    /// The file, when reading from or writing to a path.
+    pub file: Option<PathBuf>,
+    /// 1-based line, when known.
+    pub line: Option<usize>,
+    /// The offending token (shortened to 40 characters), when there is one.
+    pub token: Option<String>,
+    /// What is wrong.
+    pub kind: FormatErrorKind,
+}
+
+impl FormatError {
+    /// An error with no location yet.
+    pub fn new(kind: FormatErrorKind) -> Self {
+        Self { file: None, line: None, token: None, kind }
+    }
+
+    /// An error at a line, with its token.
+    pub fn at(kind: FormatErrorKind, line: usize, token: &str) -> Self {
+        let mut t: String = token.chars().take(40).collect();
+        if t.len() < token.len() {
+            t.push('…');
+        }
+        Self { file: None, line: Some(line), token: Some(t), kind }
+    }
+
+    /// An error at a line without a token.
+    pub fn at_line(kind: FormatErrorKind, line: usize) -> Self {
+        Self { file: None, line: Some(line), token: None, kind }
+    }
+
+    /// Attaches the file (keeps one already set).
+    pub fn in_file(mut self, path: &Path) -> Self {
+        if self.file.is_none() {
+            self.file = Some(path.to_path_buf());
+        }
+        self
+    }
+
+    fn io(path: &Path, err: &std::io::Error) -> Self {
+        Self::new(FormatErrorKind::Io(err.to_string())).in_file(path)
+    }
+}
+
+impl fmt::Display for FormatError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match (&self.file, self.line) {
+            (Some(p), Some(l)) => write!(f, "{}:{l}: ", p.display())?,
+            (Some(p), None) => write!(f, "{}: ", p.display())?,
+            (None, Some(l)) => write!(f, "line {l}: ")?,
+            (None, None) => {}
+        }
+        write!(f, "{}", self.kind)?;
+        if let Some(t) = &self.token {
+            write!(f, " (token `{t}`)")?;
+        }
+        Ok(())
+    }
+}
+
+impl std::error::Error for FormatError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        Some(&self.kind)
+    }
+}
+
+impl From<ProblemError> for FormatError {
+    fn from(e: ProblemError) -> Self {
+        Self::new(FormatErrorKind::Problem(e))
+    }
+}
+
+/// Reads a file as UTF-8 text.
+pub(crate) fn read_text(path: &Path) -> Result<String, FormatError> {
+    let bytes = std::fs::read(path).map_err(|e| FormatError::io(path, &e))?;
+    String::from_utf8(bytes).map_err(|_| FormatError::new(FormatErrorKind::NotUtf8).in_file(path))
+}
+
+/// Writes text to a file.
+pub(crate) fn write_text(path: &Path, text: &str) -> Result<(), FormatError> {
+    std::fs::write(path, text).map_err(|e| FormatError::io(path, &e))
+}
+
+/// The format to use for `path`: the override when given, else the extension.
+pub fn resolve_format(path: &Path, format: Option<Format>) -> Result<Format, FormatError> {
+    format
+        .or_else(|| Format::from_path(path))
+        .ok_or_else(|| FormatError::new(FormatErrorKind::UnknownFormat).in_file(path))
+}
+
+/// Reads an LCP from `path`; `format` overrides the choice by extension. The problem's name
+/// defaults to the file stem when the file does not give one.
+pub fn read_problem(path: &Path, format: Option<Format>) -> Result<Lcp, FormatError> {
+    let lcp = match resolve_format(path, format)? {
+        Format::Json => json::from_str(&read_text(path)?).map_err(|e| e.in_file(path))?,
+        Format::SiconosDat => siconos::from_str(&read_text(path)?).map_err(|e| e.in_file(path))?,
+        Format::MatrixMarket => mtx::read(path)?,
+    };
+    Ok(match (&lcp.name, path.file_stem().and_then(|s| s.to_str())) {
+        (None, Some(stem)) => lcp.with_name(stem),
+        _ => lcp,
+    })
+}
+
+/// Parses an LCP from in-memory text in the JSON or Siconos format (MatrixMarket needs two
+/// texts: [`mtx::from_strs`]).
+pub fn problem_from_str(text: &str, format: Format) -> Result<Lcp, FormatError> {
+    match format {
+        Format::Json => json::from_str(text),
+        Format::SiconosDat => siconos::from_str(text),
+        Format::MatrixMarket => Err(FormatError::new(FormatErrorKind::Unsupported(
+            "MatrixMarket holds M and q in two texts; use formats::mtx::from_strs".into(),
+        ))),
+    }
+}
+
+/// Writes an LCP to `path`; `format` overrides the choice by extension. A Siconos `.dat` is
+/// written dense for a dense M and sparse-block (1x1 blocks) for a sparse M; MatrixMarket
+/// writes two files (see [`matrix_market_paths`]).
+pub fn write_problem(path: &Path, lcp: &Lcp, format: Option<Format>) -> Result<(), FormatError> {
+    match resolve_format(path, format)? {
+        Format::Json => write_text(path, &json::to_string(lcp)),
+        Format::SiconosDat => write_text(path, &siconos::to_string(lcp)),
+        Format::MatrixMarket => mtx::write(path, lcp),
+    }
+}
+
+/// A lazy whitespace tokenizer that knows the 1-based line of each token and, from one
+/// counting pass, how many tokens are left (so announced sizes are checked before any
+/// allocation, without storing the tokens).
+pub(crate) struct Tokens<'a> {
+    lines: std::iter::Enumerate<std::str::Lines<'a>>,
+    words: Option<(usize, std::str::SplitWhitespace<'a>)>,
+    upcoming: Option<(usize, &'a str)>,
+    remaining: usize,
+    total: usize,
+    last_line: usize,
+}
+
+impl<'a> Tokens<'a> {
+    pub(crate) fn new(text: &'a str) -> Self {
+        let total = text.split_whitespace().count();
+        let last_line = text.lines().count().max(1);
+        let mut t = Self {
+            lines: text.lines().enumerate(),
+            words: None,
+            upcoming: None,
+            remaining: total,
+            total,
+            last_line,
+        };
+        t.advance();
+        t
+    }
+
+    fn advance(&mut self) {
+        self.upcoming = loop {
+            if let Some((line, words)) = &mut self.words {
+                if let Some(w) = words.next() {
+                    break Some((*line, w));
+                }
+            }
+            match self.lines.next() {
+                Some((i, l)) => self.words = Some((i + 1, l.split_whitespace())),
+                None => break None,
+            }
+        };
+    }
+
+    /// Tokens not yet consumed.
+    pub(crate) fn remaining(&self) -> usize {
+        self.remaining
+    }
+
+    pub(crate) fn is_empty(&self) -> bool {
+        self.total == 0
+    }
+
+    /// Line of the next token (or the last line at the end).
+    pub(crate) fn line(&self) -> usize {
+        self.upcoming.map_or(self.last_line, |t| t.0)
+    }
+
+    fn take(&mut self) -> Option<(usize, &'a str)> {
+        let t = self.upcoming?;
+        self.remaining = self.remaining.saturating_sub(1);
+        self.advance();
+        Some(t)
+    }
+
+    pub(crate) fn next_token(&mut self, expected: &str) -> Result<(usize, &'a str), FormatError> {
+        self.take().ok_or_else(|| {
+            FormatError::at_line(
+                FormatErrorKind::Truncated { expected: expected.into() },
+                self.last_line,
+            )
+        })
+    }
+
+    pub(crate) fn usize(&mut self, expected: &str) -> Result<usize, FormatError> {
+        let (line, tok) = self.next_token(expected)?;
+        tok.parse::<usize>().map_err(|_| {
+            FormatError::at(FormatErrorKind::NotAnInteger { expected: expected.into() }, line, tok)
+        })
+    }
+
+    /// A finite f64; `what` names the entry in errors.
+    pub(crate) fn f64(&mut self, what: impl Fn() -> String) -> Result<f64, FormatError> {
+        let Some((line, tok)) = self.take() else {
+            return Err(FormatError::at_line(
+                FormatErrorKind::Truncated { expected: what() },
+                self.last_line,
+            ));
+        };
+        match tok.parse::<f64>() {
+            Ok(v) if v.is_finite() => Ok(v),
+            Ok(_) => Err(FormatError::at(FormatErrorKind::NonFinite { what: what() }, line, tok)),
+            Err(_) => {
+                Err(FormatError::at(FormatErrorKind::NotANumber { expected: what() }, line, tok))
+            }
+        }
+    }
+
+    /// Fails without allocating when `count` values are announced but fewer tokens are left.
+    pub(crate) fn ensure(&self, what: &str, count: Option<usize>) -> Result<usize, FormatError> {
+        match count {
+            Some(c) if c <= self.remaining() => Ok(c),
+            _ => Err(FormatError::at_line(
+                FormatErrorKind::AbsurdSize {
+                    what: what.into(),
+                    value: count.map_or_else(|| "overflow".into(), |c| c.to_string()),
+                    available: self.remaining(),
+                },
+                self.line(),
+            )),
+        }
+    }
+}
+
+/// Shortest text that reads back to the same f64 (scientific notation).
+pub(crate) fn fmt_f64(v: f64) -> String {
+    format!("{v:e}")
+}

@@ -1,0 +1,93 @@
+//! The expected-failure table, keyed by (case id, solver name) — never by position (the
+//! counter-example is Siconos' test lists, where an expected failure is an array index).
+//!
+//! Strict: a listed pair that passes becomes a failure ("listed as an expected failure but
+//! passes"), so the table cannot rot. A solver that is not registered is never excused.
+
+use std::collections::BTreeMap;
+
+use crate::check::{Check, CheckStatus};
+
+/// One known failure with its reason.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ExpectedFailure {
+    /// Case id.
+    pub case: &'static str,
+    /// Solver name as the case names it, or [`ANY`] for a case-level check.
+    pub solver: &'static str,
+    /// Why it fails (the mathematics, or an issue number).
+    pub reason: &'static str,
+}
+
+/// The solver key of case-level checks (those that ran no single solver).
+pub const ANY: &str = "any";
+
+/// The project's table. Add a row only with a reason that says why the failure is correct
+/// behaviour or names the issue that tracks it.
+pub const TABLE: &[ExpectedFailure] = &[ExpectedFailure {
+    case: "lcp/siconos/lcp_tobenna",
+    solver: ANY,
+    reason: "FIXME(lemke): lemke ends at max_iterations on this n = 40 indefinite nonsymmetric M \
+             (Siconos: hard for everything but Lemke); with main + branch newton no solver solves it. \
+             Remove the row when lemke solves it.",
+}];
+
+/// Applies `table` to `checks`: a failing listed pair becomes `expected_failure` (reason added to
+/// `observed`); a passing listed pair becomes `fail`. Missing solvers stay `fail`.
+pub fn apply(checks: &mut [Check], table: &[ExpectedFailure]) {
+    let map: BTreeMap<(&str, &str), &str> =
+        table.iter().map(|e| ((e.case, e.solver), e.reason)).collect();
+    for c in checks.iter_mut() {
+        // Case-level checks (no solver, e.g. `lcp.solved_by_any`) are keyed by solver `any`.
+        let solver = c.solver.as_deref().unwrap_or(ANY);
+        let Some(reason) = map.get(&(c.case.as_str(), solver)) else { continue };
+        match c.status {
+            CheckStatus::Fail if c.observed != crate::lcp::NOT_REGISTERED => {
+                c.status = CheckStatus::ExpectedFailure;
+                c.observed = format!("{} [expected failure: {reason}]", c.observed);
+            }
+            CheckStatus::Pass => {
+                c.status = CheckStatus::Fail;
+                c.observed = format!(
+                    "{} [listed as an expected failure ({reason}) but passes: remove the row]",
+                    c.observed
+                );
+            }
+            _ => {}
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn check(solver: &str, pass: bool, observed: &str) -> Check {
+        Check::new("lcp/x", Some(solver), "k", pass, "e".into(), observed.into(), None, "s")
+    }
+
+    #[test]
+    fn table_is_keyed_by_name_and_strict() {
+        let table = [ExpectedFailure { case: "lcp/x", solver: "pgs", reason: "not P" }];
+        let mut cs = vec![
+            check("pgs", false, "stalled"),
+            check("lemke", false, "stalled"),
+            check("pgs", true, "solved"),
+            check("pgs", false, crate::lcp::NOT_REGISTERED),
+        ];
+        apply(&mut cs, &table);
+        assert_eq!(cs[0].status, CheckStatus::ExpectedFailure);
+        assert!(cs[0].observed.contains("not P"));
+        assert_eq!(cs[1].status, CheckStatus::Fail);
+        assert_eq!(cs[2].status, CheckStatus::Fail);
+        assert_eq!(cs[3].status, CheckStatus::Fail);
+    }
+
+    #[test]
+    fn project_table_names_existing_cases() {
+        let ids: Vec<String> = crate::all_cases().iter().map(|c| c.id().to_string()).collect();
+        for e in TABLE {
+            assert!(ids.iter().any(|i| i == e.case), "no case {}", e.case);
+        }
+    }
+}

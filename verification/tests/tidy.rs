@@ -1,0 +1,93 @@
+//! Tidy: invariants of the repository checked as ordinary tests (rust-analyzer's practice).
+//! Every `.rs` file under crates/, verification/, xtask/ and benches/ opens with a `//!` line
+//! (after any `#![...]` attributes), and every path named in backticks in docs/ARCHITECTURE.md
+//! exists.
+
+use std::path::{Path, PathBuf};
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
+}
+
+fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
+    let Ok(entries) = std::fs::read_dir(dir) else { return };
+    for e in entries.flatten() {
+        let p = e.path();
+        let name = e.file_name().to_string_lossy().to_string();
+        if p.is_dir() {
+            if name != "target" && !name.starts_with('.') {
+                rust_files(&p, out);
+            }
+        } else if name.ends_with(".rs") {
+            out.push(p);
+        }
+    }
+}
+
+/// The first line that is not blank and not an inner attribute.
+fn first_doc_line(text: &str) -> Option<&str> {
+    text.lines().map(str::trim).find(|l| !l.is_empty() && !l.starts_with("#!["))
+}
+
+#[test]
+fn every_rust_file_starts_with_a_module_doc_line() {
+    let mut files = Vec::new();
+    for d in ["crates", "verification", "xtask", "benches"] {
+        rust_files(&root().join(d), &mut files);
+    }
+    assert!(files.len() > 10, "found only {} files", files.len());
+    let missing: Vec<String> = files
+        .iter()
+        .filter(|p| {
+            let text = std::fs::read_to_string(p).unwrap_or_default();
+            !first_doc_line(&text).is_some_and(|l| l.starts_with("//!"))
+        })
+        .map(|p| p.strip_prefix(root()).unwrap_or(p).display().to_string())
+        .collect();
+    assert!(missing.is_empty(), "files without a leading `//!` line: {missing:?}");
+}
+
+/// Backticked tokens that name repository paths: no spaces or placeholders, and either a
+/// separator or a file extension.
+fn path_like(token: &str) -> bool {
+    let placeholder = token.contains(['<', '>', '*', ' ', ':', '=', '(', '$', '{']);
+    let ext = [".rs", ".toml", ".md", ".dat", ".json", ".snap", ".cff"];
+    !placeholder
+        && !token.starts_with('-')
+        && !token.starts_with("//")
+        && !token.contains("...")
+        && (token.contains('/') || ext.iter().any(|e| token.ends_with(e)))
+}
+
+fn backticked(text: &str) -> Vec<&str> {
+    let mut out = Vec::new();
+    let mut parts = text.split('`');
+    parts.next();
+    while let Some(inside) = parts.next() {
+        out.push(inside);
+        parts.next();
+    }
+    out
+}
+
+#[test]
+fn every_path_in_architecture_md_exists() {
+    let doc = root().join("docs/ARCHITECTURE.md");
+    let text = std::fs::read_to_string(&doc).unwrap_or_default();
+    assert!(!text.is_empty(), "docs/ARCHITECTURE.md is missing or empty");
+    let paths: Vec<&str> = backticked(&text).into_iter().filter(|t| path_like(t)).collect();
+    assert!(paths.len() > 10, "only {} paths named", paths.len());
+    let missing: Vec<&str> =
+        paths.iter().copied().filter(|p| !root().join(p.trim_end_matches('/')).exists()).collect();
+    assert!(missing.is_empty(), "docs/ARCHITECTURE.md names missing paths: {missing:?}");
+}
+
+#[test]
+fn path_detection_skips_placeholders_and_code() {
+    assert!(path_like("crates/lcp/src/solver.rs"));
+    assert!(path_like("Cargo.toml"));
+    assert!(!path_like("target/verify/<run-id>/"));
+    assert!(!path_like("pgs:omega=1.3"));
+    assert!(!path_like("cargo xtask verify"));
+    assert_eq!(backticked("a `x` b `y/z` c"), vec!["x", "y/z"]);
+}

@@ -46,8 +46,8 @@ pub use jacobian::{Coo, Jacobian, JacobianRow, RowBlock};
 pub use mass::{BlockDiagonalMass, DenseMass, MassMatrix};
 pub use math::{Quat, Vec3};
 pub use problem::{
-    contact_problem, coulomb_1d_lcp, generalized_force, stewart_trinkle, ContactEntry,
-    ContactProblem, ContactReport, CooEntries, Level,
+    contact_problem, coulomb_1d_lcp, generalized_force, solve_contact, stewart_trinkle,
+    ContactEntry, ContactProblem, ContactReport, CooEntries, Level,
 };
 pub use scene::{Material, Scene};
 pub use shape::Shape;

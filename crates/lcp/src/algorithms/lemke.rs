@@ -20,8 +20,11 @@
 //! Rows of $[x_B \mid B^{-1}]$ are lexicographically positive throughout, so degenerate problems
 //! cannot cycle (ties in the ratio test are broken on the rows of $B^{-1}[q \mid I]$, the
 //! standard lexico-Lemke; a tie that includes $z_0$'s row is resolved by letting $z_0$ leave,
-//! which ends the run). Pivot entries below `pivot_tol` times the largest entry of the column are
-//! treated as zero.
+//! which ends the run). Lexicographic entries tie when they differ by at most 1e-12 times the
+//! largest entry of the rows compared, so round-off in an exactly-zero column of $B^{-1}$ is not
+//! read as a sign (the cause of cycling on Siconos' `lcp_tobenna`, see
+//! `tests/issue_lemke_tobenna.rs`). Pivot entries below `pivot_tol` times the largest entry of
+//! the column are treated as zero.
 //!
 //! # Ray termination
 //!

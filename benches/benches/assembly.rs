@@ -69,13 +69,11 @@ fn bench_assembly(c: &mut Criterion) {
     let jt: CsMat<f64> = j.transpose_view().to_csr();
     let mut minv = signorini_contact::Coo::new(layout.n_dofs, layout.n_dofs);
     for b in mass.blocks.iter().flatten() {
-        for col in 0..b.len {
-            let mut e = vec![0.0; layout.n_dofs];
-            let mut g = vec![0.0; layout.n_dofs];
-            e[b.offset + col] = 1.0;
-            mass.apply_inverse(&e, &mut g);
-            for row in 0..b.len {
-                let v = g[b.offset + row];
+        let l = &b.inverse_factor;
+        for row in 0..b.len {
+            for col in 0..b.len {
+                // (L L^T)_{row, col}
+                let v: f64 = (0..b.len).map(|k| l[row * b.len + k] * l[col * b.len + k]).sum();
                 if v != 0.0 {
                     minv.push(b.offset + row, b.offset + col, v);
                 }

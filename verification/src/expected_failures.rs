@@ -24,13 +24,7 @@ pub const ANY: &str = "any";
 
 /// The project's table. Add a row only with a reason that says why the failure is correct
 /// behaviour or names the issue that tracks it.
-pub const TABLE: &[ExpectedFailure] = &[ExpectedFailure {
-    case: "lcp/siconos/lcp_tobenna",
-    solver: ANY,
-    reason: "FIXME(lemke): lemke ends at max_iterations on this n = 40 indefinite nonsymmetric M \
-             (Siconos: hard for everything but Lemke); with main + branch newton no solver solves it. \
-             Remove the row when lemke solves it.",
-}];
+pub const TABLE: &[ExpectedFailure] = &[];
 
 /// Applies `table` to `checks`: a failing listed pair becomes `expected_failure` (reason added to
 /// `observed`); a passing listed pair becomes `fail`. Missing solvers stay `fail`.

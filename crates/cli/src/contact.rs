@@ -97,7 +97,8 @@ fn summary(path: &Path, r: &ContactReport) -> String {
     let nc = r.n_contacts;
     let normal: f64 = r.reactions.iter().take(nc).sum();
     let unit = if r.level == Level::Acceleration { "N" } else { "N s" };
-    let _ = writeln!(s, "reactions        {} (normal sum {normal:.6} {unit})", fmt_vec(&r.reactions));
+    let _ =
+        writeln!(s, "reactions        {} (normal sum {normal:.6} {unit})", fmt_vec(&r.reactions));
     if let Some(a) = &r.normal_accelerations {
         let _ = writeln!(s, "normal accel.    {} m/s^2", fmt_vec(a));
     }

@@ -21,8 +21,8 @@ use signorini_integrators::event_driven::Flight;
 use signorini_integrators::moreau_jean::OnSolverFailure;
 use signorini_integrators::{
     integrator_from_name, simulate_event_driven, simulate_moreau_jean, simulate_position_lcp,
-    simulate_stewart_trinkle, ContactModel, EventDrivenParams, MechanicalSystem,
-    MoreauJeanParams, PenaltyScene, PositionLcpParams, SceneModel, StewartTrinkleParams,
+    simulate_stewart_trinkle, ContactModel, EventDrivenParams, MechanicalSystem, MoreauJeanParams,
+    PenaltyScene, PositionLcpParams, SceneModel, StewartTrinkleParams,
 };
 use signorini_lcp::{LcpSolver, Status};
 

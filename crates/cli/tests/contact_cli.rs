@@ -131,7 +131,10 @@ shape = { type = "halfspace", normal = [0.0, 0.0, 1.0], offset = 0.0 }
 
 #[test]
 fn velocity_level_reports_normal_velocities() {
-    let v = contact_json(&tmp("block_vel.toml", &pulled_block(5.0)), &["--level", "velocity", "--step", "0.01"]);
+    let v = contact_json(
+        &tmp("block_vel.toml", &pulled_block(5.0)),
+        &["--level", "velocity", "--step", "0.01"],
+    );
     let sum: f64 = floats(&v, "reactions").iter().sum();
     assert!(close(sum, 0.01 * 14.62, 1e-9), "impulse sum {sum}");
     for u in floats(&v, "normal_velocities") {
@@ -155,10 +158,18 @@ fn assert_bad(name: &str, text: &str, needle: &str) {
 #[test]
 fn bad_scenes_exit_2_naming_file_and_key() {
     let base = pulled_block(5.0);
-    assert_bad("unknown_key.toml", &base.replace("inertia = 0.0417", "inertai = 0.0417"), "inertai");
+    assert_bad(
+        "unknown_key.toml",
+        &base.replace("inertia = 0.0417", "inertai = 0.0417"),
+        "inertai",
+    );
     assert_bad("unknown_shape.toml", &base.replace("\"box\"", "\"cone\""), "cone");
     assert_bad("negative_mass.toml", &base.replace("mass = 2.0", "mass = -2.0"), "mass");
-    assert_bad("nan_position.toml", &base.replace("position = [0.0, 0.25]", "position = [nan, 0.25]"), "position");
+    assert_bad(
+        "nan_position.toml",
+        &base.replace("position = [0.0, 0.25]", "position = [nan, 0.25]"),
+        "position",
+    );
     let quat = r#"
 dimension = 3
 [[body]]

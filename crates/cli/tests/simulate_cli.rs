@@ -70,9 +70,8 @@ fn read_csv(path: &Path) -> (Vec<String>, Vec<Vec<f64>>) {
     let text = std::fs::read_to_string(path).expect("csv written");
     let mut lines = text.lines();
     let header = lines.next().expect("header").split(',').map(str::to_owned).collect();
-    let rows = lines
-        .map(|l| l.split(',').map(|x| x.parse::<f64>().expect("number")).collect())
-        .collect();
+    let rows =
+        lines.map(|l| l.split(',').map(|x| x.parse::<f64>().expect("number")).collect()).collect();
     (header, rows)
 }
 
@@ -90,8 +89,17 @@ fn event_driven_bouncing_ball_impact_times_and_rest() {
     let csv = dir().join("ball_ed.csv");
     let c = csv.to_string_lossy().into_owned();
     let v = run_json(&[
-        "simulate", &s, "--scheme", "event-driven", "--t-end", "10", "--out", &c, "--json",
-        "--solver", "lemke",
+        "simulate",
+        &s,
+        "--scheme",
+        "event-driven",
+        "--t-end",
+        "10",
+        "--out",
+        &c,
+        "--json",
+        "--solver",
+        "lemke",
     ]);
     let impacts = v["impacts"].as_array().expect("impacts");
     let t1 = (2.0 / G).sqrt();
@@ -120,8 +128,17 @@ fn event_driven_bouncing_ball_impact_times_and_rest() {
 fn moreau_jean_ball_ends_at_rest_on_the_floor() {
     let s = scene("ball_mj.toml", &ball("newton"));
     let v = run_json(&[
-        "simulate", &s, "--scheme", "moreau-jean", "--step", "1e-3", "--t-end", "10", "--json",
-        "--solver", "lemke",
+        "simulate",
+        &s,
+        "--scheme",
+        "moreau-jean",
+        "--step",
+        "1e-3",
+        "--t-end",
+        "10",
+        "--json",
+        "--solver",
+        "lemke",
     ]);
     let b = &v["final_state"]["bodies"]["ball"];
     let y = b["y"].as_f64().expect("y");
@@ -140,8 +157,15 @@ fn moreau_jean_ball_ends_at_rest_on_the_floor() {
 fn penalty_ball_rebounds() {
     let s = scene("ball_pen.toml", &ball("newton"));
     let v = run_json(&[
-        "simulate", &s, "--scheme", "penalty:symplectic-euler", "--step", "1e-5", "--t-end",
-        "0.5", "--json",
+        "simulate",
+        &s,
+        "--scheme",
+        "penalty:symplectic-euler",
+        "--step",
+        "1e-5",
+        "--t-end",
+        "0.5",
+        "--json",
     ]);
     let b = &v["final_state"]["bodies"]["ball"];
     let vy = b["vy"].as_f64().expect("vy");

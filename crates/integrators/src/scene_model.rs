@@ -19,7 +19,7 @@ use faer::Mat;
 use signorini_contact::detect::{gap_acceleration_bias, pair_contacts};
 use signorini_contact::jacobian::Jacobian;
 use signorini_contact::{
-    generalized_force, Body, BodyKind, BlockDiagonalMass, Contact, ContactError, Dimension,
+    generalized_force, BlockDiagonalMass, Body, BodyKind, Contact, ContactError, Dimension,
     DofLayout, MassMatrix, Quat, Scene,
 };
 

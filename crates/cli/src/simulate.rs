@@ -113,7 +113,7 @@ pub fn read_simulation_scene(path: &Path) -> Result<SimulationScene, CliError> {
     };
     let mut material = value.get_mut("material").and_then(Value::as_object_mut);
     let law = take_key(material.as_deref_mut(), "impact_law");
-    let mode = take_key(material.as_deref_mut(), "impact");
+    let mode = take_key(material, "impact");
     let impact_law = match law.as_ref().map(|v| v.as_str()) {
         None | Some(Some("newton")) => ImpactLawKey::Newton,
         Some(Some("inelastic")) => ImpactLawKey::Inelastic,
@@ -210,13 +210,11 @@ pub fn run(args: &SimulateArgs) -> Result<Done, CliError> {
         model.set_restitution(0.0);
     }
     let solver = build_solver(&args.solver)?;
-    let started = Instant::now();
     let outcome = if let Some(name) = scheme.strip_prefix("penalty:") {
         run_penalty(args, &model, name, &file)?
     } else {
         run_nonsmooth(args, &model, scheme, solver.as_ref(), &file)?
     };
-    let _ = started;
     if let Some(out) = &args.out {
         let csv = to_csv(&model, &outcome.rows);
         std::fs::write(out, csv)
@@ -479,8 +477,8 @@ fn body_state(model: &SceneModel, q: &[f64], v: &[f64]) -> Vec<(String, Vec<(Str
         .filter(|b| b.kind != BodyKind::Fixed)
         .map(|b| {
             let mut cols: Vec<(String, f64)> = Vec::new();
-            for k in 0..d {
-                cols.push((axes[k].into(), b.position[k]));
+            for (axis, x) in axes.iter().zip(b.position).take(d) {
+                cols.push(((*axis).into(), x));
             }
             let [qw, qx, qy, qz] = b.orientation.0;
             match dim {
@@ -491,8 +489,8 @@ fn body_state(model: &SceneModel, q: &[f64], v: &[f64]) -> Vec<(String, Vec<(Str
                     }
                 }
             }
-            for k in 0..d {
-                cols.push((format!("v{}", axes[k]), b.velocity[k]));
+            for (axis, x) in axes.iter().zip(b.velocity).take(d) {
+                cols.push((format!("v{axis}"), x));
             }
             match dim {
                 Dimension::Two => cols.push(("omega".into(), b.angular_velocity[2])),

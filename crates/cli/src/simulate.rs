@@ -96,24 +96,45 @@ fn take_key(table: Option<&mut serde_json::Map<String, Value>>, key: &str) -> Op
     table.and_then(|t| t.remove(key))
 }
 
-/// Reads a scene file; `material.impact_law` is newton | poisson | inelastic and
-/// `material.impact` simultaneous | sequential (Poisson and sequential are refused: the
-/// schemes here implement the simultaneous Newton law only).
-pub fn read_simulation_scene(path: &Path) -> Result<SimulationScene, CliError> {
+/// Reads a scene file with the simulation keys `material.impact_law` and `material.impact`
+/// taken out (returned as given, unvalidated), so that the contact crate's strict parser
+/// accepts the rest; `signorini contact` ignores the two keys.
+pub fn read_scene_with_impact_keys(
+    path: &Path,
+) -> Result<(Scene, Option<Value>, Option<Value>), CliError> {
     let shown = path.display().to_string();
     let text = std::fs::read_to_string(path)
         .map_err(|e| CliError(format!("{shown}: cannot read scene file: {e}")))?;
     let is_json = path.extension().and_then(|e| e.to_str()) == Some("json");
-    let mut value: Value = if is_json {
-        serde_json::from_str(&text).map_err(|e| CliError(format!("{shown}: JSON error: {e}")))?
+    let parsed: Result<Value, String> = if is_json {
+        serde_json::from_str(&text).map_err(|e| format!("JSON error: {e}"))
     } else {
-        let t: toml::Value =
-            toml::from_str(&text).map_err(|e| CliError(format!("{shown}: TOML error: {e}")))?;
-        serde_json::to_value(t).map_err(|e| CliError(format!("{shown}: {e}")))?
+        toml::from_str::<toml::Value>(&text)
+            .map_err(|e| format!("TOML error: {e}"))
+            .and_then(|t| serde_json::to_value(t).map_err(|e| e.to_string()))
+    };
+    // Syntax errors: let the contact crate's reader word them (with line numbers).
+    let Ok(mut value) = parsed else {
+        return Ok((crate::contact::read_scene_strict(path)?, None, None));
     };
     let mut material = value.get_mut("material").and_then(Value::as_object_mut);
     let law = take_key(material.as_deref_mut(), "impact_law");
     let mode = take_key(material, "impact");
+    let scene = if law.is_none() && mode.is_none() {
+        crate::contact::read_scene_strict(path)?
+    } else {
+        let rest = serde_json::to_string(&value).map_err(|e| CliError(format!("{shown}: {e}")))?;
+        Scene::from_json_str(&rest).map_err(|e| CliError(format!("{shown}: {e}")))?
+    };
+    Ok((scene, law, mode))
+}
+
+/// Reads a scene file for `simulate`; `material.impact_law` is newton | poisson | inelastic and
+/// `material.impact` simultaneous | sequential (Poisson and sequential are refused: the
+/// schemes here implement the simultaneous Newton law only).
+pub fn read_simulation_scene(path: &Path) -> Result<SimulationScene, CliError> {
+    let shown = path.display().to_string();
+    let (scene, law, mode) = read_scene_with_impact_keys(path)?;
     let impact_law = match law.as_ref().map(|v| v.as_str()) {
         None | Some(Some("newton")) => ImpactLawKey::Newton,
         Some(Some("inelastic")) => ImpactLawKey::Inelastic,
@@ -141,12 +162,6 @@ pub fn read_simulation_scene(path: &Path) -> Result<SimulationScene, CliError> {
             )))
         }
     }
-    let scene = if law.is_none() && mode.is_none() {
-        crate::contact::read_scene(path)?
-    } else {
-        let rest = serde_json::to_string(&value).map_err(|e| CliError(format!("{shown}: {e}")))?;
-        Scene::from_json_str(&rest).map_err(|e| CliError(format!("{shown}: {e}")))?
-    };
     Ok(SimulationScene { scene, impact_law })
 }
 

@@ -150,7 +150,11 @@ fn check_derivatives(bodies: &[Body], dim: Dimension) -> Result<(), TestCaseErro
     let jv = jac.apply(&v);
     let eps = 1e-6;
     let (plus, minus) = (advance(bodies, eps), advance(bodies, -eps));
-    let (plus2, minus2) = (advance(bodies, 1e-4), advance(bodies, -1e-4));
+    // The second difference uses h = 1e-5: with 1e-4 it straddled a Voronoi-region change of a
+    // box (regression seed PROPTEST_RNG_SEED=20261201: FD -2.57 at h = 1e-4, 0.8958 = J'v at
+    // h = 1e-5), which the kink test below did not detect. Round-off at 1e-5 is ~1e-5.
+    let h2 = 1e-5;
+    let (plus2, minus2) = (advance(bodies, h2), advance(bodies, -h2));
     for (c, jvi) in contacts.iter().zip(&jv) {
         let (Some(dp), Some(dm)) = (gap_of(&plus, dim, c), gap_of(&minus, dim, c)) else {
             continue;
@@ -169,10 +173,10 @@ fn check_derivatives(bodies: &[Body], dim: Dimension) -> Result<(), TestCaseErro
         let (Some(dp2), Some(dm2)) = (gap_of(&plus2, dim, c), gap_of(&minus2, dim, c)) else {
             continue;
         };
-        let f2 = (dp2 - c.gap) / 1e-4;
-        let b2 = (c.gap - dm2) / 1e-4;
-        let second = (dp2 - 2.0 * c.gap + dm2) / 1e-8;
-        if (f2 - b2).abs() > 0.5 * (second.abs() + 1.0) * 1e-4 * 4.0 {
+        let f2 = (dp2 - c.gap) / h2;
+        let b2 = (c.gap - dm2) / h2;
+        let second = (dp2 - 2.0 * c.gap + dm2) / (h2 * h2);
+        if (f2 - b2).abs() > 0.5 * (second.abs() + 1.0) * h2 * 4.0 {
             continue;
         }
         let bias = signorini_contact::detect::gap_acceleration_bias(bodies, dim, c);

@@ -153,6 +153,9 @@ fn check_derivatives(bodies: &[Body], dim: Dimension) -> Result<(), TestCaseErro
     // The second difference uses h = 1e-5: with 1e-4 it straddled a Voronoi-region change of a
     // box (regression seed PROPTEST_RNG_SEED=20261201: FD -2.57 at h = 1e-4, 0.8958 = J'v at
     // h = 1e-5), which the kink test below did not detect. Round-off at 1e-5 is ~1e-5.
+    // FIXME(issue 4): with PROPTEST_RNG_SEED=2 or 3 a box feature still disagrees (J'v 13.81 vs
+    // FD 10.06, gap 0.584): either another undetected region change or a wrong J'v term for a
+    // box in an edge region; open until it is traced.
     let h2 = 1e-5;
     let (plus2, minus2) = (advance(bodies, h2), advance(bodies, -h2));
     for (c, jvi) in contacts.iter().zip(&jv) {

@@ -16,7 +16,6 @@ use signorini_integrators::{
     integrate, integrator_from_name, simulate_event_driven, simulate_moreau_jean, BouncingBall,
     ContactModel, EventDrivenParams, Flight, ImplicitEuler, Integrator, LinearOscillator,
     MechanicalSystem, MoreauJeanParams, NewtonParams, PenaltyLaw, PenaltyPointMass,
-    SecondOrderSystem,
 };
 use signorini_lcp::{LcpSolver, SolveOptions, Status};
 
@@ -345,7 +344,7 @@ fn stability_limit(scheme: &dyn Integrator, lo: f64, hi: f64) -> Result<f64, Str
 /// Max over `steps` steps of the energy norm sqrt(w²x² + v²) relative to the start.
 fn max_growth(scheme: &dyn Integrator, y: f64, steps: usize) -> Result<f64, String> {
     let osc = LinearOscillator { omega: 1.0, damping_ratio: 0.0 };
-    let (mut x, mut v) = ([0.7], [0.4]);
+    let (mut x, mut v) = ([0.7f64], [0.4f64]);
     let n0 = (x[0] * x[0] + v[0] * v[0]).sqrt();
     let mut worst: f64 = 1.0;
     for _ in 0..steps {
@@ -425,7 +424,7 @@ fn stability(_ctx: &Context, r: &mut Recorder) {
         r.error("explicit_euler_growth", "explicit-euler not available");
         return;
     };
-    for (w, h) in [(316.2, 1e-4), (316.2, 1e-3), (1.0, 0.5), (50.0, 0.1)] {
+    for (w, h) in [(316.2f64, 1e-4f64), (316.2, 1e-3), (1.0, 0.5), (50.0, 0.1)] {
         let expected = (1.0 + w * w * h * h).sqrt();
         let label = format!("explicit_euler_growth_wh{:.4}", w * h);
         match step_matrix(euler.as_ref(), w * h) {
@@ -581,7 +580,7 @@ pub fn contact_pass(p: &PenaltyPointMass, v_in: f64) -> Result<ContactPass, Stri
 /// v(T) = V/2 ≠ 0). Checked two ways: the integrated error against the closed form of the
 /// delay at every k, and the fitted rate over nine levels k = 10^4 ... 10^8.
 fn trajectory_vs_rigid_impact(_ctx: &Context, r: &mut Recorder) {
-    let (m, g, h0) = (1.0, 9.81, 1.0);
+    let (m, g, h0) = (1.0f64, 9.81f64, 1.0f64);
     let t1 = (2.0 * h0 / g).sqrt();
     let v_in = (2.0 * g * h0).sqrt();
     let t_obs = t1 + v_in / (2.0 * g);
@@ -748,9 +747,12 @@ impl ContactModel for SpringBall {
 }
 
 /// Event-driven on [`SpringBall`] (non-constant force, so the flight integrator is not exact):
-/// height at T (between the second and third impact) against the closed form, for the flight
-/// schemes `verlet` (order 2) and `rk4` (order 4), steps 0.05 / 2^k, k = 0..5. The impact
-/// times are located on the scheme's own steps, so the global error keeps the scheme's order.
+/// the error of the located impact times t1, t2 (max over both) against the closed form, for
+/// the flight schemes `verlet` (order 2, steps 0.05 / 2^k, k = 0..5) and `rk4` (order 4,
+/// k = 0..4, so the finest error, about 4e-11, stays well above the 1e-12 root tolerance).
+/// The roots are located on the scheme's own steps, so the error keeps the scheme's order.
+/// (The height at a later time is a poor measure: its error changes sign with the phase and
+/// the fit scatters, 2.97 for Verlet when measured.)
 fn event_driven_between_events(ctx: &Context, r: &mut Recorder) {
     let Some(solver) = lemke(ctx, r) else { return };
     let sb = SpringBall { omega: 2.0, rest: 0.3, restitution: 0.8 };
@@ -761,9 +763,8 @@ fn event_driven_between_events(ctx: &Context, r: &mut Recorder) {
         return;
     }
     let t_end = 0.5 * (imp[1] + imp[2]);
-    let (q_exact, _) = sb.exact(t_end);
     let mut series = Vec::new();
-    for (name, p) in [("verlet", 2.0), ("rk4", 4.0)] {
+    for (name, p, levels) in [("verlet", 2.0, 6), ("rk4", 4.0, 5)] {
         let scheme: Arc<dyn Integrator> = match integrator_from_name(name) {
             Ok(s) => Arc::from(s),
             Err(e) => {
@@ -772,7 +773,7 @@ fn event_driven_between_events(ctx: &Context, r: &mut Recorder) {
             }
         };
         let (mut hs, mut es) = (Vec::new(), Vec::new());
-        for k in 0..6 {
+        for k in 0..levels {
             let h = 0.05 / f64::from(1u32 << k);
             let params = EventDrivenParams {
                 flight: Flight::Integrator { scheme: scheme.clone(), step: h },
@@ -790,7 +791,13 @@ fn event_driven_between_events(ctx: &Context, r: &mut Recorder) {
             ) {
                 Ok(run) if run.impacts.len() == 2 => {
                     hs.push(h);
-                    es.push((run.end.q[0] - q_exact).abs());
+                    es.push(
+                        run.impacts
+                            .iter()
+                            .zip(&imp)
+                            .map(|(a, b)| (a.t - b).abs())
+                            .fold(0.0, f64::max),
+                    );
                 }
                 Ok(run) => r.error(
                     &format!("{name}_h{h:.2e}"),
@@ -807,7 +814,7 @@ fn event_driven_between_events(ctx: &Context, r: &mut Recorder) {
         LogLogPlot {
             title: "event-driven with smooth flight integrators (spring ball)".into(),
             x_label: "flight step h (s)".into(),
-            y_label: "height error after two impacts (m)".into(),
+            y_label: "max error of the impact times t1, t2 (s)".into(),
             series,
         },
     );

@@ -315,7 +315,7 @@ fn penalty_figures(_ctx: &Context, r: &mut Recorder) {
 /// peak penetration v/w, exit speed equal to the entry speed; Kelvin–Voigt (not clamped) with
 /// ζ = 0.05, 0.1, 0.3 gives restitution exp(-ζπ/sqrt(1-ζ²)). Measured with RK4 at w h = 1e-3.
 fn penalty_oscillator(_ctx: &Context, r: &mut Recorder) {
-    let (m, k, v) = (1.0, 1e4, 1.0);
+    let (m, k, v) = (1.0f64, 1e4f64, 1.0f64);
     let w = (k / m).sqrt();
     let p = PenaltyPointMass {
         mass: m,
@@ -608,7 +608,8 @@ fn tedrake_coulomb_1d(ctx: &Context, r: &mut Recorder) {
 fn rocking_block(ctx: &Context, r: &mut Recorder) {
     let Some(lemke) = solver(ctx, r, "lemke") else { return };
     let m = 1.0;
-    for (tag, b, h) in [("slender_b0_2_h1", 0.2, 1.0), ("b0_5_h1", 0.5, 1.0), ("b0_8_h1", 0.8, 1.0)]
+    for (tag, b, h) in
+        [("slender_b0_2_h1", 0.2f64, 1.0f64), ("b0_5_h1", 0.5, 1.0), ("b0_8_h1", 0.8, 1.0)]
     {
         let alpha = (b / h).atan();
         let expected = 1.0 - 1.5 * alpha.sin().powi(2);

@@ -157,9 +157,15 @@ fn fmt_vec_with(v: &[f64], f: impl Fn(f64) -> String) -> String {
     }
 }
 
-/// Formats a residual or error figure to two significant digits.
+/// Formats a residual or error figure to two significant digits (snapshots, tolerances).
 pub fn fmt_sci(x: f64) -> String {
     format!("{x:.1e}")
+}
+
+/// Formats an observed residual or error to three significant digits, so a figure just above a
+/// tolerance does not print as the tolerance itself.
+pub fn fmt_observed(x: f64) -> String {
+    format!("{x:.2e}")
 }
 
 #[cfg(test)]

@@ -276,3 +276,51 @@ mod tests {
         );
     }
 }
+
+#[cfg(test)]
+mod write_tests {
+    use super::*;
+    use crate::plot::{Marker, Series};
+
+    #[test]
+    fn report_folder_holds_markdown_json_and_plots() {
+        let dir =
+            std::env::temp_dir().join(format!("signorini-report-test-{}", std::process::id()));
+        let check = Check::new(
+            "lcp/x",
+            Some("s"),
+            "lcp.point",
+            true,
+            "z = (1)".into(),
+            "z = (1) | piped".into(),
+            Some(1e-10),
+            "test",
+        );
+        let prov = Provenance::collect(Path::new("."), 1, vec![7], "test");
+        let mut report = Report::new("run".into(), prov, vec![check]);
+        report.plots.push((
+            "order".into(),
+            LogLogPlot {
+                title: "t".into(),
+                x_label: "h".into(),
+                y_label: "err".into(),
+                series: vec![Series {
+                    label: "e".into(),
+                    points: vec![(0.1, 0.01), (0.05, 0.0025)],
+                    marker: Marker::LinePoints,
+                }],
+            },
+        ));
+        let md = write_report(&dir, &report).expect("writes");
+        let text = std::fs::read_to_string(md).expect("report.md");
+        assert!(text.contains("| `lcp/x@s` | lcp.point | **pass** |"));
+        assert!(text.contains("z = (1) \\| piped"), "pipes are escaped in table cells");
+        assert!(text.contains("![t](plots/order.svg)"));
+        let json = std::fs::read_to_string(dir.join("results.json")).expect("results.json");
+        let back: Report = serde_json::from_str(&json).expect("parses");
+        assert_eq!(back.checks, report.checks);
+        assert_eq!(back.provenance.seeds, vec![7]);
+        assert!(dir.join("plots/order.svg").exists());
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}

@@ -27,3 +27,10 @@ fn quick_set_summaries() {
         insta::assert_yaml_snapshot!(name, case.summaries(&ctx));
     }
 }
+
+#[test]
+fn quick_checks_are_deterministic_with_the_builtin_solvers() {
+    let sel = signorini_verification::Selection { quick: true, filter: None };
+    let ctx = Context::builtin();
+    assert_eq!(signorini_verification::run(&ctx, &sel), signorini_verification::run(&ctx, &sel));
+}

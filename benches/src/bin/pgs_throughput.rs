@@ -4,7 +4,10 @@
 //! repeated runs, and (c) PGS sweeps to merit 1e-6 and 1e-8 on box stacks with mass ratios
 //! 1, 10, 100, 1000 (alternating light/heavy and geometric profiles).
 //!
-//! Run: `cargo run --release -p signorini-benches --bin pgs_throughput [-- --runs 7]`.
+//! Run: `cargo run --release -p signorini-benches --bin pgs_throughput [-- --runs 7]`;
+//! `--solvers` adds (d), one solve of each splitting / gradient solver on `delassus_like` at
+//! 10^3, 10^4 and 10^5 unknowns (`--max-n N` stops earlier); `--solvers-only K` runs only (d),
+//! with K contacts per body.
 
 use std::time::Instant;
 
@@ -22,13 +25,7 @@ fn median(mut v: Vec<f64>) -> f64 {
 }
 
 fn runs_from_args() -> usize {
-    let args: Vec<String> = std::env::args().collect();
-    args.iter()
-        .position(|a| a == "--runs")
-        .and_then(|i| args.get(i + 1))
-        .and_then(|v| v.parse::<usize>().ok())
-        .filter(|&r| r >= 1)
-        .unwrap_or(7)
+    arg_value("--runs").filter(|&r| r >= 1).unwrap_or(7)
 }
 
 fn pgs_throughput(runs: usize) {
@@ -130,9 +127,53 @@ fn mass_ratio_study() {
     }
 }
 
+fn arg_value(key: &str) -> Option<usize> {
+    let args: Vec<String> = std::env::args().collect();
+    args.iter().position(|a| a == key).and_then(|i| args.get(i + 1)).and_then(|v| v.parse().ok())
+}
+
+fn delassus_solvers(contacts: usize, max_n: usize) {
+    println!(
+        "## (d) Solvers on delassus_like ({contacts} contacts/body, mass ratio 10, seed 1), one \
+         run each"
+    );
+    println!("| n | solver | status | iterations | matvecs | residual | seconds |");
+    println!("|---|---|---|---|---|---|---|");
+    let registry = Registry::builtin();
+    let opts = SolveOptions { tol: Some(1e-8), max_iter: Some(100_000), ..Default::default() };
+    for n in [1_000usize, 10_000, 100_000].into_iter().filter(|&n| n <= max_n) {
+        let lcp = generate::delassus_like(n.div_ceil(contacts), contacts, 10.0, 1);
+        for spec in ["pgs", "psor", "sgs", "bpgs:block=3", "pgs-colored", "apgd"] {
+            let solver = match registry.build(spec) {
+                Ok(s) => s,
+                Err(e) => panic!("{spec}: {e}"),
+            };
+            match solver.solve(&lcp, &opts, None) {
+                Ok(sol) => println!(
+                    "| {} | {spec} | {} | {} | {} | {:.2e} | {:.3} |",
+                    lcp.n(),
+                    sol.status,
+                    sol.iterations,
+                    sol.matvecs,
+                    sol.residual(),
+                    sol.solve_seconds
+                ),
+                Err(e) => println!("| {} | {spec} | error: {e} | | | | |", lcp.n()),
+            }
+        }
+    }
+}
+
 fn main() {
     let runs = runs_from_args();
+    if let Some(contacts) = arg_value("--solvers-only") {
+        delassus_solvers(contacts.max(1), arg_value("--max-n").unwrap_or(100_000));
+        return;
+    }
     pgs_throughput(runs);
     triad(runs);
     mass_ratio_study();
+    if std::env::args().any(|a| a == "--solvers") {
+        delassus_solvers(3, arg_value("--max-n").unwrap_or(100_000));
+    }
 }

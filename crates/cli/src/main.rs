@@ -2,11 +2,13 @@
 //!
 //! Exit codes: 0 solved (or command done), 1 a solve ended with any other status, 2 bad input
 //! or usage, with one line on stderr naming the file and what is wrong. One module per
-//! subcommand; `contact` and `simulate` join them as their crates grow.
+//! subcommand.
 
+mod contact;
 mod convert;
 mod error;
 mod info;
+mod simulate;
 mod solve;
 
 use std::io::Write;
@@ -32,6 +34,10 @@ enum Command {
     Info(info::InfoArgs),
     /// Convert an LCP file between formats (json, dat, mtx).
     Convert(convert::ConvertArgs),
+    /// Detect the contacts of a scene, assemble W and b, solve the contact LCP.
+    Contact(contact::ContactArgs),
+    /// Simulate a scene with a time-stepping, event-driven or penalty scheme.
+    Simulate(simulate::SimulateArgs),
 }
 
 /// What a subcommand hands back: text for stdout and the exit code.
@@ -62,6 +68,8 @@ fn run(cli: Cli) -> Result<Done, CliError> {
         Command::Solve(args) => solve::run(&args),
         Command::Info(args) => info::run(&args),
         Command::Convert(args) => convert::run(&args),
+        Command::Contact(args) => contact::run(&args),
+        Command::Simulate(args) => simulate::run(&args),
     }
 }
 

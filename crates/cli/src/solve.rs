@@ -43,7 +43,7 @@ pub struct SolveArgs {
     pub json: bool,
 }
 
-fn build_solver(spec: &str) -> Result<Box<dyn LcpSolver>, CliError> {
+pub(crate) fn build_solver(spec: &str) -> Result<Box<dyn LcpSolver>, CliError> {
     let registry = Registry::builtin();
     let names = registry.names();
     let chosen = if spec.trim() == DEFAULT_SOLVER && !names.contains(&DEFAULT_SOLVER) {

@@ -91,6 +91,9 @@ pub enum ContactError {
     /// A dense mass matrix is not square, not finite or not symmetric positive definite.
     #[error("mass matrix: {0}")]
     Mass(String),
+    /// The LCP solver could not run (bad options, bad spec).
+    #[error("solver: {0}")]
+    Solve(String),
     /// The solution does not belong to this problem.
     #[error("solution has {got} unknowns but the contact problem has {expected}")]
     SolutionSize {

@@ -4,6 +4,26 @@
 //! Stewart–Trinkle / Anitescu–Potra polyhedral friction cone), compliant contact laws and scene
 //! files.
 //!
+//! # Map
+//!
+//! - [`body`], [`shape`], [`math`]: bodies (particles, rigid, fixed), shapes, 3-vectors and
+//!   quaternions. A 2D scene is the z = 0 plane with rotations about z, so one set of gap
+//!   functions serves both dimensions.
+//! - [`detect`]: uniform-grid broad phase and exact narrow phase ([`Contact`]: witness points,
+//!   normal from b to a, gap), and J'v ([`detect::gap_acceleration_bias`]).
+//! - [`jacobian`]: J with at most two body blocks per row ([`Jacobian`]); polyhedral friction
+//!   directions.
+//! - [`mass`]: the [`MassMatrix`] interface, [`BlockDiagonalMass`] (closed-form inverse blocks,
+//!   parallel block Delassus assembly) and [`DenseMass`] (general SPD M, generic product).
+//! - [`delassus`]: the matrix-free operator (apply J, apply M^-1 J^T).
+//! - [`problem`]: the contact LCP at acceleration / velocity / position level, with or without
+//!   friction, [`contact_problem`], [`solve_contact`] and the [`ContactReport`] of the CLI.
+//! - [`compliant`]: penalty, Kelvin–Voigt and Hunt–Crossley laws.
+//! - [`scene`]: scene files (schema in `docs/contact-scenes.md`).
+//!
+//! **API boundary**: this crate knows nothing of time integration; it poses one LCP for one
+//! state. `signorini-lcp` knows nothing of bodies.
+//!
 //! # Usage
 //!
 //! ```
@@ -46,8 +66,8 @@ pub use jacobian::{Coo, Jacobian, JacobianRow, RowBlock};
 pub use mass::{BlockDiagonalMass, DenseMass, MassMatrix};
 pub use math::{Quat, Vec3};
 pub use problem::{
-    contact_problem, coulomb_1d_lcp, generalized_force, stewart_trinkle, ContactEntry,
-    ContactProblem, ContactReport, CooEntries, Level,
+    contact_problem, coulomb_1d_lcp, generalized_force, solve_contact, stewart_trinkle,
+    ContactEntry, ContactProblem, ContactReport, CooEntries, Level,
 };
 pub use scene::{Material, Scene};
 pub use shape::Shape;

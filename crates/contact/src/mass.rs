@@ -237,30 +237,43 @@ impl MassMatrix for BlockDiagonalMass {
                 fill[b.body] += 1;
             }
         }
-        let per_row: Vec<Vec<(usize, f64)>> = (0..m)
+        // Fixed-size chunks of rows (independent of the thread count), one scratch buffer each.
+        const CHUNK: usize = 1024;
+        let parts: Vec<(Vec<usize>, Vec<usize>, Vec<f64>)> = (0..m.div_ceil(CHUNK))
             .into_par_iter()
-            .with_min_len(256)
-            .map(|r| {
-                let mut entries = Vec::with_capacity(16);
-                for (k, b) in j.rows[r].blocks().iter().enumerate() {
-                    let hr = &h[r][k][..b.len];
-                    for &(s, ks) in &body_rows[ptr[b.body]..ptr[b.body + 1]] {
-                        let hs = &h[s][ks][..b.len];
-                        entries.push((s, hr.iter().zip(hs).map(|(a, c)| a * c).sum::<f64>()));
+            .map(|c| {
+                let (start, end) = (c * CHUNK, ((c + 1) * CHUNK).min(m));
+                let mut counts = Vec::with_capacity(end - start);
+                let mut cols = Vec::with_capacity(16 * (end - start));
+                let mut vals = Vec::with_capacity(16 * (end - start));
+                let mut entries: Vec<(usize, f64)> = Vec::with_capacity(64);
+                for r in start..end {
+                    entries.clear();
+                    for (k, b) in j.rows[r].blocks().iter().enumerate() {
+                        let hr = &h[r][k][..b.len];
+                        for &(s, ks) in &body_rows[ptr[b.body]..ptr[b.body + 1]] {
+                            let hs = &h[s][ks][..b.len];
+                            entries.push((s, hr.iter().zip(hs).map(|(a, c)| a * c).sum::<f64>()));
+                        }
                     }
-                }
-                entries.sort_by_key(|e| e.0);
-                let mut merged: Vec<(usize, f64)> = Vec::with_capacity(entries.len());
-                for (s, v) in entries {
-                    match merged.last_mut() {
-                        Some(last) if last.0 == s => last.1 += v,
-                        _ => merged.push((s, v)),
+                    entries.sort_by_key(|e| e.0);
+                    let before = cols.len();
+                    for &(s, v) in &entries {
+                        if cols.len() > before && cols.last() == Some(&s) {
+                            if let Some(last) = vals.last_mut() {
+                                *last += v;
+                            }
+                        } else {
+                            cols.push(s);
+                            vals.push(v);
+                        }
                     }
+                    counts.push(cols.len() - before);
                 }
-                merged
+                (counts, cols, vals)
             })
             .collect();
-        let nnz = per_row.iter().map(Vec::len).sum();
+        let nnz = parts.iter().map(|p| p.1.len()).sum();
         let mut coo = Coo {
             nrows: m,
             ncols: m,
@@ -268,10 +281,14 @@ impl MassMatrix for BlockDiagonalMass {
             col: Vec::with_capacity(nnz),
             val: Vec::with_capacity(nnz),
         };
-        for (r, entries) in per_row.into_iter().enumerate() {
-            for (s, v) in entries {
-                coo.push(r, s, v);
+        let mut r = 0;
+        for (counts, cols, vals) in parts {
+            for count in counts {
+                coo.row.extend(std::iter::repeat_n(r, count));
+                r += 1;
             }
+            coo.col.extend(cols);
+            coo.val.extend(vals);
         }
         coo
     }

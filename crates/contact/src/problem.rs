@@ -33,7 +33,7 @@
 //! with s = h at the position level and 1 otherwise.
 
 use serde::Serialize;
-use signorini_lcp::{Lcp, Solution};
+use signorini_lcp::{Lcp, LcpSolver, Solution, SolveOptions};
 
 use crate::body::{BodyKind, Dimension, DofLayout};
 use crate::detect::{detect_contacts, gap_acceleration_bias, Contact};
@@ -467,4 +467,23 @@ impl ContactReport {
             normal_velocities,
         })
     }
+}
+
+/// The whole `signorini contact` pipeline short of argument parsing: detect, assemble at
+/// `level`, solve with `solver` (any [`LcpSolver`], e.g. from `Registry::builtin().build(spec)`)
+/// and report. A solver that ends without `solved` still gives a report (its `status` says so).
+pub fn solve_contact(
+    scene: &Scene,
+    level: Level,
+    step: Option<f64>,
+    friction_directions: Option<usize>,
+    solver: &dyn LcpSolver,
+    options: &SolveOptions,
+) -> Result<(ContactProblem, ContactReport), ContactError> {
+    let problem = contact_problem(scene, level, step, friction_directions)?;
+    let solution = solver
+        .solve(&problem.lcp, options, None)
+        .map_err(|e| ContactError::Solve(e.to_string()))?;
+    let report = ContactReport::new(&problem, &solution)?;
+    Ok((problem, report))
 }

@@ -3,7 +3,7 @@
 use crate::math::{add, mat_vec, sub, Vec3};
 
 /// A shape in its body's frame (2D scenes use the z = 0 plane: a sphere is a disk, a box a
-/// rectangle with half_extents[2] = 0, a half-space a half-plane with normal[2] = 0).
+/// rectangle with `half_extents[2] = 0`, a half-space a half-plane with `normal[2] = 0`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum Shape {
     /// Ball (disk in 2D) centred at the body origin.

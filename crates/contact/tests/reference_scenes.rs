@@ -365,3 +365,24 @@ fn friction_velocity_level_3d_sphere_along_a_cone_direction() {
     assert!(close(v[0], v0 - h * mu * G, 1e-9, 1.0), "sliding v+ = {}", v[0]);
     assert!(close(v[5], -2.5 * mu * G * h / 0.2, 1e-9, 1.0), "spin-up w_z = {}", v[5]);
 }
+
+#[test]
+fn solve_contact_pipeline_with_a_registered_solver() {
+    let registry = signorini_lcp::Registry::builtin();
+    let name = if registry.names().contains(&"lemke") { "lemke" } else { return };
+    let solver = registry.build(name).expect("builds");
+    let scene = read_scene(scene_path("coupled-two-contacts.toml")).expect("scene");
+    let (_, report) = signorini_contact::solve_contact(
+        &scene,
+        Level::Acceleration,
+        None,
+        None,
+        &solver,
+        &signorini_lcp::SolveOptions::default(),
+    )
+    .expect("pipeline");
+    assert_eq!(report.status, "solved");
+    for n in &report.reactions {
+        assert!(close(*n, 1.0, 1e-9, 1.0));
+    }
+}

@@ -19,6 +19,8 @@
 //! - [`position_lcp`]: the position-level time-stepping LCP (Stewart–Trinkle / Tedrake, no
 //!   friction).
 //! - [`stewart_trinkle`]: Stewart–Trinkle / Anitescu–Potra with the polyhedral friction cone.
+//! - [`scene_model`]: a signorini-contact scene as [`MechanicalSystem`] / [`ContactModel`] /
+//!   [`FrictionModel`], and as a penalty ODE.
 //! - [`convergence`]: observed orders by least squares.
 
 pub mod acceleration;
@@ -29,6 +31,7 @@ pub mod moreau_jean;
 pub mod penalty;
 pub mod position_lcp;
 pub mod roots;
+pub mod scene_model;
 pub mod smooth;
 pub mod stewart_trinkle;
 pub mod system;
@@ -39,6 +42,7 @@ pub use model::{BouncingBall, ContactModel, FreeMotion, MechanicalSystem};
 pub use moreau_jean::{simulate_moreau_jean, MoreauJeanParams, MoreauJeanRun, OnSolverFailure};
 pub use penalty::{PenaltyLaw, PenaltyPointMass};
 pub use position_lcp::{simulate_position_lcp, PositionLcpParams};
+pub use scene_model::{PenaltyScene, SceneModel};
 pub use smooth::{
     integrate, integrator_from_name, ExplicitEuler, ImplicitEuler, ImplicitMidpoint, Integrator,
     IntegratorError, NewtonParams, Rk4, StormerVerlet, SymplecticEuler,

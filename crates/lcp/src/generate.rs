@@ -75,7 +75,7 @@ pub fn random_psd_singular(n: usize, rank: usize, seed: u64) -> Lcp {
 }
 
 /// Copositive-plus (positive semidefinite, nonsymmetric) M with an infeasible LCP: M = P + S with
-/// P = BB' PSD and P y = 0, S = u y' - y u' skew with u = y + d, d >= 0, d'y = 0, so that
+/// P = BB' PSD with B zero on the rows of supp(y) (so P y = 0 exactly), S = u y' - y u' skew with u = y + d, d >= 0, d'y = 0, so that
 /// M'y = -d ||y||^2 <= 0; q'y < 0. Returns the problem and the Farkas vector y used to build it.
 pub fn random_copositive_plus_infeasible(n: usize, seed: u64) -> (Lcp, Vec<f64>) {
     let mut r = rng(seed);
@@ -92,12 +92,15 @@ pub fn random_copositive_plus_infeasible(n: usize, seed: u64) -> (Lcp, Vec<f64>)
         }
     }
     let yy: f64 = y.iter().map(|v| v * v).sum();
-    // B with columns orthogonal to y.
+    // B vanishes on the rows of supp(y), so B'y = 0 and P y = 0 hold exactly in floating
+    // point (a projection orthogonal to y leaves round-off such as P_kk = 1e-34, which makes
+    // the data solvable with a huge z).
     let mut b = uniform_mat(&mut r, n, n / 2 + 1);
-    for c in 0..b.ncols() {
-        let dot: f64 = (0..n).map(|i| b[(i, c)] * y[i]).sum();
-        for i in 0..n {
-            b[(i, c)] -= dot / yy * y[i];
+    for (i, &yi) in y.iter().enumerate() {
+        if yi > 0.0 {
+            for c in 0..b.ncols() {
+                b[(i, c)] = 0.0;
+            }
         }
     }
     let mut m = &b * b.transpose();

@@ -6,7 +6,7 @@ use proptest::prelude::*;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use signorini_lcp::diagnostics::{diagnose, Definiteness};
-use signorini_lcp::{generate, Lcp, Registry, Solution, SolveOptions, Status};
+use signorini_lcp::{generate, Lcp, Matrix, Registry, Solution, SolveOptions, Status};
 
 fn run(spec: &str, lcp: &Lcp, warm: Option<&[f64]>) -> Solution {
     let solver = Registry::builtin().build(spec).expect("registered");
@@ -92,6 +92,20 @@ proptest! {
         prop_assert_eq!(sol.status, Status::Solved, "{:?}", sol.note);
         let r = verify(&lcp, &sol.z, 1e-10).map_err(TestCaseError::fail)?;
         prop_assert!(r <= 1e-10, "residual {}", r);
+    }
+
+    #[test]
+    fn bpp_sparse_agrees_with_dense(n in 1usize..=40, seed in any::<u64>(), spd in any::<bool>()) {
+        let dense = if spd { generate::random_spd(n, seed) } else { generate::random_p_matrix(n, seed) };
+        let sparse = Lcp::new(Matrix::Sparse(dense.to_sparse()), dense.q().to_vec()).expect("valid");
+        let a = run("bpp", &dense, None);
+        let b = run("bpp", &sparse, None);
+        prop_assert_eq!(b.status, Status::Solved, "{:?}", b.note);
+        prop_assert!(verify(&sparse, &b.z, 1e-10).map_err(TestCaseError::fail)? <= 1e-10);
+        let zmax = a.z.iter().fold(1.0f64, |m, v| m.max(v.abs()));
+        for (x, y) in a.z.iter().zip(&b.z) {
+            prop_assert!((x - y).abs() <= 1e-9 * zmax);
+        }
     }
 
     #[test]

@@ -10,7 +10,7 @@ use std::collections::BTreeMap;
 use signorini_lcp::{verify_farkas, Certificate, Lcp, Solution, SolveOptions, Status};
 
 use crate::case::{Case, Context};
-use crate::check::{fmt_sci, fmt_vec, fmt_vec_rounded, Check};
+use crate::check::{fmt_observed, fmt_sci, fmt_vec, fmt_vec_rounded, Check};
 
 pub mod classic;
 pub mod random;
@@ -41,6 +41,8 @@ pub mod solvers {
 
 /// Default residual tolerance of the LCP cases (the merit of DESIGN.md §3).
 pub const RESIDUAL_TOL: f64 = 1e-10;
+/// Relative round-off tolerance of the Farkas re-check (`verify_farkas`).
+pub const FARKAS_REL_TOL: f64 = 1e-9;
 /// Default relative tolerance on z: `|z - z*|_inf <= ZTOL * max(1, |z*|_inf)`.
 pub const ZTOL: f64 = 1e-8;
 
@@ -240,21 +242,21 @@ impl LcpCase {
         };
         let (res, _) = independent_merit(lcp, &sol.z);
         let solved = sol.status == Status::Solved && res <= self.tol;
-        let head = format!("{}, residual {}", sol.status, fmt_sci(res));
+        let head = format!("{}, residual {}", sol.status, fmt_observed(res));
         let (pass, observed) = match expect {
             Expect::Point(zs) => {
                 let err = max_abs_diff(zs, &sol.z);
                 let ok = solved && err <= self.ztol * inf_norm(zs).max(1.0);
-                (ok, format!("{head}, z = {}, |z - z*|_inf {}", zvec(sol), fmt_sci(err)))
+                (ok, format!("{head}, z = {}, |z - z*|_inf {}", zvec(sol), fmt_observed(err)))
             }
             Expect::Solved => (solved, format!("{head}, z = {}", zvec(sol))),
             Expect::InSet(set) => {
                 let d = set.distance(&sol.z);
                 let ok = solved && d <= self.ztol * set.scale();
-                (ok, format!("{head}, z = {}, distance to set {}", zvec(sol), fmt_sci(d)))
+                (ok, format!("{head}, z = {}, distance to set {}", zvec(sol), fmt_observed(d)))
             }
             Expect::Infeasible => match &sol.certificate {
-                Some(Certificate::Farkas { y }) => match verify_farkas(lcp, y, 1e-9) {
+                Some(Certificate::Farkas { y }) => match verify_farkas(lcp, y, FARKAS_REL_TOL) {
                     Ok(()) => (
                         sol.status == Status::Infeasible,
                         format!("{}, Farkas y = {} re-checked", sol.status, fmt_vec_rounded(y)),
@@ -281,7 +283,12 @@ impl LcpCase {
                 (sol.pivots == Some(*k), format!("{head}, pivots {p}"))
             }
         };
-        self.check(Some(solver), kind, pass, expected, observed)
+        let tolerance = match expect {
+            Expect::Pivots(_) | Expect::NoSolution => None,
+            Expect::Infeasible => Some(FARKAS_REL_TOL),
+            _ => Some(self.tol),
+        };
+        Check::new(&self.id, Some(solver), kind, pass, expected, observed, tolerance, &self.source)
     }
 
     fn compare_sets(
@@ -310,7 +317,7 @@ impl LcpCase {
                 "{} distinct solutions {{{}}}, worst residual {}",
                 distinct.len(),
                 list.join(", "),
-                fmt_sci(worst)
+                fmt_observed(worst)
             ),
         )
     }
@@ -354,7 +361,7 @@ impl LcpCase {
             }
         }
         let mut observed = match best {
-            Some((res, name)) => format!("solved by {name}, residual {}", fmt_sci(res)),
+            Some((res, name)) => format!("solved by {name}, residual {}", fmt_observed(res)),
             None if tried.is_empty() => NOT_REGISTERED.to_string(),
             None => format!("not solved by any of {}", tried.join(", ")),
         };

@@ -30,7 +30,9 @@
 //! $z_i$ counts as negative when $z_i < -\epsilon \|z\|_\infty$, $w_i$ when
 //! $w_i < -\epsilon \max(\|q\|_\infty, \|Mz\|_\infty)$, with $\epsilon$ = `feas_tol`
 //! (default 1e-12). A run that ends with H empty is `solved` only if the merit residual is within
-//! `tol`. Warm start: the initial F is $\{i : z^0_i > 0\}$ (empty without a warm start).
+//! `tol`. Warm start: the initial F is $\{i : z^0_i > 0\}$ (empty without a warm start); when
+//! that first M_FF is singular the run restarts from F = ∅ (the failed solve counts as an
+//! iteration).
 
 use faer::linalg::solvers::Solve;
 use faer::sparse::{SparseColMat, Triplet};
@@ -210,7 +212,8 @@ pub enum SubsystemError {
 }
 
 /// Solves M_FF z_F = -q_F for the free set `free` (sorted indices) and returns z (length n,
-/// zero off F). Counts one factorisation when F is not empty.
+/// zero off F). Counts one factorisation when F is not empty. A singular factorisation or a
+/// non-finite solution is an error; the accuracy of a finite solution is the caller's check.
 pub fn solve_free_set(
     lcp: &Lcp,
     free: &[usize],
@@ -249,7 +252,9 @@ pub fn solve_free_set(
             solve_sparse(&a, &rhs, symmetric)?
         }
     };
-    check_subsystem(lcp, free, &x)?;
+    if !x.iter().all(|v| v.is_finite()) {
+        return Err(SubsystemError::Inaccurate { size: k, residual: f64::INFINITY });
+    }
     for (r, &i) in free.iter().enumerate() {
         z[i] = x[r];
     }
@@ -299,34 +304,42 @@ fn solve_sparse(
     }
 }
 
-/// Relative residual of the principal subsystem; rejects non-finite or inaccurate solutions
-/// (a near-singular M_FF that the factorisation did not flag).
-fn check_subsystem(lcp: &Lcp, free: &[usize], x: &[f64]) -> Result<(), SubsystemError> {
+/// Relative residual of the principal subsystem from the iterate's own product mz = M z
+/// (z zero off F): max_F |mz_i + q_i| / (max_F rowsum_i |M| ||z||_inf + max_F |q_i|). Rejects
+/// non-finite or inaccurate solutions (a near-singular M_FF that the factorisation did not
+/// flag). `row_abs` holds the absolute row sums of M, an upper bound of those of M_FF.
+fn check_subsystem(
+    lcp: &Lcp,
+    free: &[usize],
+    z: &[f64],
+    mz: &[f64],
+    row_abs: &[f64],
+) -> Result<(), SubsystemError> {
     let k = free.len();
     let q = lcp.q();
-    let xnorm = x.iter().fold(0.0f64, |m, v| m.max(v.abs()));
-    if !xnorm.is_finite() {
-        return Err(SubsystemError::Inaccurate { size: k, residual: f64::INFINITY });
-    }
+    let znorm = inf_norm(z);
     let (mut res, mut anorm, mut qnorm) = (0.0f64, 0.0f64, 0.0f64);
-    for (r, &i) in free.iter().enumerate() {
-        let (mut s, mut row) = (q[i], 0.0);
-        for (c, &j) in free.iter().enumerate() {
-            let v = lcp.get(i, j);
-            s += v * x[c];
-            row += v.abs();
-        }
-        debug_assert!(r < k);
-        res = res.max(s.abs());
-        anorm = anorm.max(row);
+    for &i in free {
+        res = res.max((mz[i] + q[i]).abs());
+        anorm = anorm.max(row_abs[i]);
         qnorm = qnorm.max(q[i].abs());
     }
-    let denom = anorm * xnorm + qnorm;
+    let denom = anorm * znorm + qnorm;
     let rel = if denom > 0.0 { res / denom } else { res };
-    if rel.is_finite() && rel <= 1e-9 {
+    if znorm.is_finite() && rel.is_finite() && rel <= 1e-9 {
         Ok(())
     } else {
         Err(SubsystemError::Inaccurate { size: k, residual: rel })
+    }
+}
+
+fn row_abs_sums(lcp: &Lcp) -> Vec<f64> {
+    let n = lcp.n();
+    match lcp.matrix() {
+        Matrix::Dense(d) => (0..n).map(|i| (0..n).map(|j| d[(i, j)].abs()).sum()).collect(),
+        Matrix::Sparse(s) => {
+            (0..n).map(|i| s.val_of_row(i).iter().map(|v| v.abs()).sum()).collect()
+        }
     }
 }
 
@@ -369,6 +382,7 @@ fn infeasible_set(lcp: &Lcp, in_free: &[bool], z: &[f64], mz: &[f64], feas_tol: 
 fn run_bpp(lcp: &Lcp, ctx: &mut SolveContext<'_>, params: &BppParams) -> Outcome {
     let n = lcp.n();
     let symmetric = is_symmetric(lcp);
+    let row_abs = row_abs_sums(lcp);
     let mut in_free: Vec<bool> = match ctx.warm_start {
         Some(z0) => z0.iter().map(|&v| v > 0.0).collect(),
         None => vec![false; n],
@@ -385,9 +399,17 @@ fn run_bpp(lcp: &Lcp, ctx: &mut SolveContext<'_>, params: &BppParams) -> Outcome
         let free: Vec<usize> = (0..n).filter(|&i| in_free[i]).collect();
         let z = match solve_free_set(lcp, &free, symmetric, &mut ctx.factorizations) {
             Ok(z) => z,
+            // A warm start whose support gives a singular M_FF is dropped for a cold start.
+            Err(_) if it == 1 && !free.is_empty() => {
+                in_free.iter_mut().for_each(|f| *f = false);
+                continue;
+            }
             Err(_) => return outcome(z_last, Status::NumericalFailure, it, pivots),
         };
         ctx.mul_vec(lcp, &z, &mut mz);
+        if check_subsystem(lcp, &free, &z, &mz, &row_abs).is_err() {
+            return outcome(z_last, Status::NumericalFailure, it, pivots);
+        }
         let h = infeasible_set(lcp, &in_free, &z, &mz, params.feas_tol);
         ctx.record(lcp, it, h.len() as f64, &z);
         if h.is_empty() {
@@ -536,6 +558,22 @@ mod tests {
         assert_eq!(sol.status, Status::NumericalFailure);
         let sparse = Lcp::new(Matrix::Sparse(lcp.to_sparse()), lcp.q().to_vec()).expect("ok");
         assert_eq!(solve(&sparse, "bpp", None).status, Status::NumericalFailure);
+    }
+
+    #[test]
+    fn singular_warm_start_falls_back_to_a_cold_start() {
+        // lcp_CPS_1 (M = [[1, 1], [1, 1]], q = -e) warm-started at (1, 1) meets the singular
+        // M_FF at once and restarts from F = {}, whose block exchange leads back to the same
+        // singular set: numerical_failure after the restart.
+        let lcp = Lcp::from_dense_rows(&[vec![1.0, 1.0], vec![1.0, 1.0]], vec![-1.0, -1.0])
+            .expect("valid");
+        let sol = solve(&lcp, "bpp", Some(&[1.0, 1.0]));
+        assert_eq!(sol.status, Status::NumericalFailure);
+        assert!(sol.iterations >= 2, "the restart ran: {} iterations", sol.iterations);
+        // A warm start supported on {0}: M_FF = [1] regular; z = (1, 0) solves at once.
+        let sol = solve(&lcp, "bpp", Some(&[0.7, 0.0]));
+        assert_eq!(sol.status, Status::Solved);
+        assert_eq!(sol.iterations, 1);
     }
 
     #[test]

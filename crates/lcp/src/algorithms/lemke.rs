@@ -20,8 +20,11 @@
 //! Rows of $[x_B \mid B^{-1}]$ are lexicographically positive throughout, so degenerate problems
 //! cannot cycle (ties in the ratio test are broken on the rows of $B^{-1}[q \mid I]$, the
 //! standard lexico-Lemke; a tie that includes $z_0$'s row is resolved by letting $z_0$ leave,
-//! which ends the run). Pivot entries below `pivot_tol` times the largest entry of the column are
-//! treated as zero.
+//! which ends the run). Lexicographic entries tie when they differ by at most 1e-12 times the
+//! largest entry of the rows compared, so round-off in an exactly-zero column of $B^{-1}$ is not
+//! read as a sign (the cause of cycling on Siconos' `lcp_tobenna`, see
+//! `tests/issue_lemke_tobenna.rs`). Pivot entries below `pivot_tol` times the largest entry of
+//! the column are treated as zero.
 //!
 //! # Ray termination
 //!
@@ -50,7 +53,8 @@ pub const DEFAULT_PIVOT_TOL: f64 = 1e-12;
 
 /// Relative width of a tie in the ratio test (on the scale of the basic values).
 const TIE_TOL: f64 = 1e-12;
-/// Relative width of a tie between lexicographic entries.
+/// Relative width of a tie between lexicographic entries, on the scale of the largest entry of
+/// the rows compared (rows of B^-1 divided by the pivot column entry).
 const LEX_TOL: f64 = 1e-12;
 /// Refinement steps tried when the final merit misses the tolerance.
 const REFINE_STEPS: usize = 3;
@@ -276,6 +280,8 @@ struct Tableau {
     cand: Vec<usize>,
     /// Work: nonzero positions of u.
     nz: Vec<usize>,
+    /// Work: rows still tied in the lexicographic test, with the largest |entry| of each row.
+    lex: Vec<(usize, f64)>,
 }
 
 impl Tableau {
@@ -303,6 +309,7 @@ impl Tableau {
             u: vec![0.0; n],
             cand: Vec::with_capacity(n),
             nz: Vec::with_capacity(n),
+            lex: Vec::with_capacity(n),
         }
     }
 
@@ -514,29 +521,36 @@ impl Tableau {
             return Some(self.row_of_z0);
         }
         // Lexicographic minimum of the rows of B^-1 divided by c_i (columns in index order).
-        let mut cand = std::mem::take(&mut self.cand);
-        for j in 0..self.n {
-            let mut vmin = f64::INFINITY;
-            let mut vabs: f64 = 0.0;
-            for &i in &cand {
+        // Entries are compared on the scale of their whole rows, never on the column's own
+        // largest entry: an exact zero computed as 1e-16 must tie with an exact zero, even when
+        // every entry of that column is round-off (the column-relative test took the round-off
+        // for a sign and cycled on Siconos' lcp_tobenna).
+        let n = self.n;
+        let mut lex = std::mem::take(&mut self.lex);
+        lex.clear();
+        for &i in &self.cand {
+            let s = (0..n).fold(0.0f64, |a, j| a.max((self.binv(i, j) / c[i]).abs()));
+            lex.push((i, s));
+        }
+        for j in 0..n {
+            let (mut vmin, mut smin) = (f64::INFINITY, 0.0f64);
+            for &(i, s) in &lex {
                 let v = self.binv(i, j) / c[i];
-                vmin = vmin.min(v);
-                vabs = vabs.max(v.abs());
+                if v < vmin {
+                    (vmin, smin) = (v, s);
+                }
             }
-            if vabs == 0.0 {
-                continue;
-            }
-            cand.retain(|&i| self.binv(i, j) / c[i] - vmin <= LEX_TOL * vabs);
-            if cand.len() == 1 {
+            lex.retain(|&(i, s)| self.binv(i, j) / c[i] - vmin <= LEX_TOL * s.max(smin));
+            if lex.len() == 1 {
                 break;
             }
         }
         // Rows of B^-1 are independent, so one remains in exact arithmetic; else the largest pivot.
-        let row = cand.iter().copied().fold(None, |acc: Option<usize>, i| match acc {
+        let row = lex.iter().map(|&(i, _)| i).fold(None, |acc: Option<usize>, i| match acc {
             Some(b) if c[b] >= c[i] => Some(b),
             _ => Some(i),
         });
-        self.cand = cand;
+        self.lex = lex;
         row
     }
 

@@ -347,6 +347,20 @@ mod tests {
         assert_ne!(solve("newton-min:globalization=none", &lcp, None).status, Status::Solved);
     }
 
+    /// M = [[0, 1], [0, 1]] (copositive, not P), q = -e: at z = 0 both rows take M, whose
+    /// matrix is singular, so the plain method fails and the hybrid must go through its
+    /// Fischer–Burmeister safeguard; z = (0, 1) is a solution.
+    #[test]
+    fn singular_newton_min_system_falls_back_to_fischer_burmeister() {
+        let lcp = Lcp::from_dense_rows(&[vec![0.0, 1.0], vec![0.0, 1.0]], vec![-1.0, -1.0])
+            .expect("valid");
+        let plain = solve("newton-min:globalization=none", &lcp, None);
+        assert_eq!(plain.status, Status::NumericalFailure);
+        let hybrid = solve("newton-min", &lcp, None);
+        assert_eq!(hybrid.status, Status::Solved, "{:?}", hybrid.note);
+        assert!((hybrid.z[1] - 1.0).abs() < 1e-9);
+    }
+
     #[test]
     fn bad_options_are_errors() {
         assert!(Registry::builtin().build("newton-min:globalization=wolfe").is_err());
@@ -362,7 +376,8 @@ mod tests {
     /// kept when every principal minor is > 0.05, 40 plain steps neither solve nor stop, and
     /// every |z_i - w_i| stays >= 1e-3 on the way (so round-off cannot change an index set);
     /// Knuth's 64-bit MMIX LCG seeded 12345, draw 6114. Ben Gharbia and Gilbert (2012) show
-    /// such n = 3 examples exist.
+    /// such n = 3 examples exist. On this example the Harker–Pang line search alone breaks
+    /// the cycle (4 iterations); the singular-system test exercises the FB safeguard.
     fn cycling_example() -> (Lcp, Vec<f64>) {
         let m = vec![vec![1.0, 4.0, -1.0], vec![-4.0, 1.0, 4.0], vec![2.0, -2.0, 2.0]];
         let lcp = Lcp::from_dense_rows(&m, vec![-2.0, -1.0, -2.0]).expect("valid");

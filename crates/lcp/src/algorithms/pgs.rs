@@ -617,6 +617,22 @@ mod tests {
     }
 
     #[test]
+    fn history_records_every_sweep_and_the_exact_merit_on_request() {
+        let lcp = generate::box_stack(6, 10.0);
+        let opts = SolveOptions { history_every: Some(5), ..Default::default() };
+        let sol = Pgs::default().solve(&lcp, &opts, None).expect("runs");
+        let h = sol.history.expect("history requested");
+        assert_eq!(h.len(), sol.iterations);
+        for (k, e) in h.iter().enumerate() {
+            assert_eq!(e.iteration, k + 1);
+            assert_eq!(e.residual.is_some(), (k + 1) % 5 == 0);
+            assert!(e.measure.is_finite() && e.measure >= 0.0);
+        }
+        // The relative change falls as the sweeps converge.
+        assert!(h[h.len() - 1].measure < h[0].measure);
+    }
+
+    #[test]
     fn specs_parse_validate_and_round_trip() {
         let r = {
             let mut r = Registry::empty();

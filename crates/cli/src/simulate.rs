@@ -1,0 +1,583 @@
+//! `signorini simulate SCENE --scheme SCHEME --t-end T`: runs a scene with a nonsmooth time
+//! stepper (Moreau–Jean, Stewart–Trinkle, position-level LCP), the event-driven scheme, or a
+//! penalty model under a smooth integrator, and writes a CSV trajectory and/or a JSON summary.
+//!
+//! Impacts of the event-driven scheme are its located impacts. For the time steppers an impact
+//! is a step in which a contact that was approaching (J v < 0, gap within one step's travel)
+//! receives a normal velocity jump larger than twice the free-flight change over the step; its
+//! `impulse` is the 2-norm of the step's contact impulse M (v⁺ − v) − h f, and its energies are
+//! the mechanical energies (kinetic + gravity + constant applied forces) at the step ends.
+
+use std::fmt::Write as _;
+use std::io::IsTerminal;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use serde::Serialize;
+use serde_json::{json, Value};
+use signorini_contact::{BodyKind, Dimension, Scene};
+use signorini_integrators::event_driven::Flight;
+use signorini_integrators::moreau_jean::OnSolverFailure;
+use signorini_integrators::{
+    integrator_from_name, simulate_event_driven, simulate_moreau_jean, simulate_position_lcp,
+    simulate_stewart_trinkle, ContactModel, EventDrivenParams, MechanicalSystem, MoreauJeanParams,
+    PenaltyScene, PositionLcpParams, SceneModel, StewartTrinkleParams,
+};
+use signorini_lcp::{LcpSolver, Status};
+
+use crate::error::CliError;
+use crate::solve::build_solver;
+use crate::Done;
+
+/// Every scheme name `--scheme` accepts.
+pub const SCHEMES: [&str; 10] = [
+    "moreau-jean",
+    "stewart-trinkle",
+    "position-lcp",
+    "event-driven",
+    "penalty:explicit-euler",
+    "penalty:symplectic-euler",
+    "penalty:verlet",
+    "penalty:rk4",
+    "penalty:implicit-euler",
+    "penalty:implicit-midpoint",
+];
+
+/// Arguments of `signorini simulate`.
+#[derive(Debug, clap::Args)]
+pub struct SimulateArgs {
+    /// Scene file (.toml or .json).
+    pub scene: PathBuf,
+    /// Scheme: moreau-jean, stewart-trinkle, position-lcp, event-driven or penalty:INTEGRATOR
+    /// (explicit-euler, symplectic-euler, verlet, rk4, implicit-euler, implicit-midpoint).
+    #[arg(long)]
+    pub scheme: String,
+    /// Time step h (event-driven: the step of its RK4 flight integrator). Default 1e-3
+    /// (penalty: 1e-5; event-driven: 1e-2).
+    #[arg(long, allow_negative_numbers = true)]
+    pub step: Option<f64>,
+    /// Final time T.
+    #[arg(long = "t-end", allow_negative_numbers = true)]
+    pub t_end: f64,
+    /// LCP solver spec (default `auto`).
+    #[arg(long, default_value = crate::solve::DEFAULT_SOLVER)]
+    pub solver: String,
+    /// Moreau–Jean theta in [0, 1] (default 1/2).
+    #[arg(long, allow_negative_numbers = true)]
+    pub theta: Option<f64>,
+    /// Write the trajectory as CSV to this file.
+    #[arg(long)]
+    pub out: Option<PathBuf>,
+    /// Print a JSON summary (steps, impacts, lcp_solves, solver_failures, final_state).
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// The impact law of a scene's `[material]` (`impact_law`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ImpactLawKey {
+    /// Newton restitution with the material's e (default).
+    Newton,
+    /// Perfectly inelastic (e = 0 at every contact).
+    Inelastic,
+}
+
+/// A scene with the simulation keys of `[material]` (`impact_law`, `impact`) taken out.
+#[derive(Debug, Clone)]
+pub struct SimulationScene {
+    /// The contact scene.
+    pub scene: Scene,
+    /// The impact law.
+    pub impact_law: ImpactLawKey,
+}
+
+fn take_key(table: Option<&mut serde_json::Map<String, Value>>, key: &str) -> Option<Value> {
+    table.and_then(|t| t.remove(key))
+}
+
+/// Reads a scene file with the simulation keys `material.impact_law` and `material.impact`
+/// taken out (returned as given, unvalidated), so that the contact crate's strict parser
+/// accepts the rest; `signorini contact` ignores the two keys.
+pub fn read_scene_with_impact_keys(
+    path: &Path,
+) -> Result<(Scene, Option<Value>, Option<Value>), CliError> {
+    let shown = path.display().to_string();
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| CliError(format!("{shown}: cannot read scene file: {e}")))?;
+    let is_json = path.extension().and_then(|e| e.to_str()) == Some("json");
+    let parsed: Result<Value, String> = if is_json {
+        serde_json::from_str(&text).map_err(|e| format!("JSON error: {e}"))
+    } else {
+        toml::from_str::<toml::Value>(&text)
+            .map_err(|e| format!("TOML error: {e}"))
+            .and_then(|t| serde_json::to_value(t).map_err(|e| e.to_string()))
+    };
+    // Syntax errors: let the contact crate's reader word them (with line numbers).
+    let Ok(mut value) = parsed else {
+        return Ok((crate::contact::read_scene_strict(path)?, None, None));
+    };
+    let mut material = value.get_mut("material").and_then(Value::as_object_mut);
+    let law = take_key(material.as_deref_mut(), "impact_law");
+    let mode = take_key(material, "impact");
+    let scene = if law.is_none() && mode.is_none() {
+        crate::contact::read_scene_strict(path)?
+    } else {
+        let rest = serde_json::to_string(&value).map_err(|e| CliError(format!("{shown}: {e}")))?;
+        Scene::from_json_str(&rest).map_err(|e| CliError(format!("{shown}: {e}")))?
+    };
+    Ok((scene, law, mode))
+}
+
+/// Reads a scene file for `simulate`; `material.impact_law` is newton | poisson | inelastic and
+/// `material.impact` simultaneous | sequential (Poisson and sequential are refused: the
+/// schemes here implement the simultaneous Newton law only).
+pub fn read_simulation_scene(path: &Path) -> Result<SimulationScene, CliError> {
+    let shown = path.display().to_string();
+    let (scene, law, mode) = read_scene_with_impact_keys(path)?;
+    let impact_law = match law.as_ref().map(|v| v.as_str()) {
+        None | Some(Some("newton")) => ImpactLawKey::Newton,
+        Some(Some("inelastic")) => ImpactLawKey::Inelastic,
+        Some(Some("poisson")) => {
+            return Err(CliError(format!(
+                "{shown}: key `material.impact_law`: `poisson` is not supported by `simulate` yet (newton, inelastic)"
+            )))
+        }
+        Some(other) => {
+            return Err(CliError(format!(
+                "{shown}: key `material.impact_law`: {other:?}: expected newton, poisson or inelastic"
+            )))
+        }
+    };
+    match mode.as_ref().map(|v| v.as_str()) {
+        None | Some(Some("simultaneous")) => {}
+        Some(Some("sequential")) => {
+            return Err(CliError(format!(
+                "{shown}: key `material.impact`: `sequential` is not supported by `simulate` yet (simultaneous)"
+            )))
+        }
+        Some(other) => {
+            return Err(CliError(format!(
+                "{shown}: key `material.impact`: {other:?}: expected simultaneous or sequential"
+            )))
+        }
+    }
+    Ok(SimulationScene { scene, impact_law })
+}
+
+/// One sampled state.
+struct Row {
+    t: f64,
+    q: Vec<f64>,
+    v: Vec<f64>,
+}
+
+#[derive(Serialize)]
+struct ImpactOut {
+    t: f64,
+    bodies: Vec<String>,
+    impulse: f64,
+    energy_before: f64,
+    energy_after: f64,
+}
+
+#[derive(Serialize)]
+struct FailureOut {
+    t: f64,
+    status: String,
+}
+
+struct Outcome {
+    rows: Vec<Row>,
+    steps: usize,
+    impacts: Vec<ImpactOut>,
+    lcp_solves: usize,
+    failures: Vec<FailureOut>,
+}
+
+fn scheme_error(scheme: &str) -> CliError {
+    CliError(format!("--scheme {scheme}: unknown scheme; valid: {}", SCHEMES.join(", ")))
+}
+
+/// Runs the subcommand.
+pub fn run(args: &SimulateArgs) -> Result<Done, CliError> {
+    let scheme = args.scheme.trim();
+    if !SCHEMES.contains(&scheme) {
+        return Err(scheme_error(scheme));
+    }
+    if !(args.t_end.is_finite() && args.t_end > 0.0) {
+        return Err(CliError(format!("--t-end {}: must be a finite number > 0", args.t_end)));
+    }
+    if let Some(h) = args.step {
+        if !(h.is_finite() && h > 0.0) {
+            return Err(CliError(format!("--step {h}: must be a finite number > 0")));
+        }
+    }
+    if let Some(th) = args.theta {
+        if !(0.0..=1.0).contains(&th) {
+            return Err(CliError(format!("--theta {th}: must lie in [0, 1]")));
+        }
+    }
+    let file = args.scene.display().to_string();
+    let sim = read_simulation_scene(&args.scene)?;
+    let mut model = SceneModel::new(sim.scene).map_err(|e| CliError(format!("{file}: {e}")))?;
+    if sim.impact_law == ImpactLawKey::Inelastic {
+        model.set_restitution(0.0);
+    }
+    let solver = build_solver(&args.solver)?;
+    let outcome = if let Some(name) = scheme.strip_prefix("penalty:") {
+        run_penalty(args, &model, name, &file)?
+    } else {
+        run_nonsmooth(args, &model, scheme, solver.as_ref(), &file)?
+    };
+    if let Some(out) = &args.out {
+        let csv = to_csv(&model, &outcome.rows);
+        std::fs::write(out, csv)
+            .map_err(|e| CliError(format!("{}: cannot write: {e}", out.display())))?;
+    }
+    let code = if outcome.failures.is_empty() { 0 } else { 1 };
+    let stdout = if args.json {
+        summary_json(&model, &outcome) + "\n"
+    } else {
+        summary_text(args, &model, &outcome)
+    };
+    Ok(Done { stdout, code })
+}
+
+fn n_steps(t_end: f64, h: f64) -> usize {
+    ((t_end / h) - 1e-9).ceil().max(1.0) as usize
+}
+
+/// A progress bar on stderr, shown only when stderr is a terminal and the run passes a second.
+struct Progress {
+    bar: Option<indicatif::ProgressBar>,
+}
+
+impl Progress {
+    fn new(total: u64) -> Self {
+        if !std::io::stderr().is_terminal() {
+            return Self { bar: None };
+        }
+        let bar = indicatif::ProgressBar::with_draw_target(
+            Some(total),
+            indicatif::ProgressDrawTarget::stderr(),
+        );
+        // Drawing starts after a second, so short runs print nothing.
+        bar.enable_steady_tick(Duration::from_millis(200));
+        bar.set_draw_target(indicatif::ProgressDrawTarget::hidden());
+        Self { bar: Some(bar) }
+    }
+
+    fn set(&self, started: Instant, done: u64) {
+        if let Some(bar) = &self.bar {
+            if started.elapsed() > Duration::from_secs(1) && bar.is_hidden() {
+                bar.set_draw_target(indicatif::ProgressDrawTarget::stderr());
+            }
+            bar.set_position(done);
+        }
+    }
+
+    fn finish(self) {
+        if let Some(bar) = self.bar {
+            bar.finish_and_clear();
+        }
+    }
+}
+
+fn run_penalty(
+    args: &SimulateArgs,
+    model: &SceneModel,
+    name: &str,
+    file: &str,
+) -> Result<Outcome, CliError> {
+    let integrator = integrator_from_name(name).map_err(|_| scheme_error(&args.scheme))?;
+    let material = &model.scene().material;
+    let stiffness = material.stiffness.ok_or_else(|| {
+        CliError(format!("{file}: key `material.stiffness`: required by penalty schemes"))
+    })?;
+    let sys = PenaltyScene { model: model.clone(), stiffness, damping: material.damping };
+    let h = args.step.unwrap_or(1e-5);
+    let n = n_steps(args.t_end, h);
+    let (mut q, mut v) = model.initial_state();
+    let mut rows = vec![Row { t: 0.0, q: q.clone(), v: v.clone() }];
+    let progress = Progress::new(n as u64);
+    let started = Instant::now();
+    for k in 0..n {
+        let t = k as f64 * h;
+        integrator
+            .step(&sys, t, h, &mut q, &mut v)
+            .map_err(|e| CliError(format!("{file}: {e}")))?;
+        rows.push(Row { t: (k + 1) as f64 * h, q: q.clone(), v: v.clone() });
+        if k % 256 == 0 {
+            progress.set(started, k as u64);
+        }
+    }
+    progress.finish();
+    Ok(Outcome { rows, steps: n, impacts: Vec::new(), lcp_solves: 0, failures: Vec::new() })
+}
+
+fn run_nonsmooth(
+    args: &SimulateArgs,
+    model: &SceneModel,
+    scheme: &str,
+    solver: &dyn LcpSolver,
+    file: &str,
+) -> Result<Outcome, CliError> {
+    let (q0, v0) = model.initial_state();
+    let err = |e: String| CliError(format!("{file}: {scheme}: {e}"));
+    if scheme == "event-driven" {
+        let step = args.step.unwrap_or(1e-2);
+        let params = EventDrivenParams {
+            flight: Flight::Integrator { scheme: Arc::new(signorini_integrators::Rk4), step },
+            ..EventDrivenParams::default()
+        };
+        let run = simulate_event_driven(model, model, solver, 0.0, &q0, &v0, args.t_end, &params)
+            .map_err(|e| err(e.to_string()))?;
+        let names = |i: usize| {
+            let (a, b) = model.contact_bodies(i);
+            vec![a, b]
+        };
+        let impacts = run
+            .impacts
+            .iter()
+            .map(|r| {
+                let mut bodies: Vec<String> = r.contacts.iter().flat_map(|&i| names(i)).collect();
+                bodies.dedup();
+                ImpactOut {
+                    t: r.t,
+                    bodies,
+                    impulse: r.impulse.iter().map(|p| p * p).sum::<f64>().sqrt(),
+                    energy_before: r.energy_before,
+                    energy_after: r.energy_after,
+                }
+            })
+            .collect();
+        let failures = run
+            .lcp_solves
+            .iter()
+            .filter(|(_, r)| r.status != Status::Solved)
+            .map(|(t, r)| FailureOut { t: *t, status: r.status.as_str().to_owned() })
+            .collect();
+        let rows: Vec<Row> =
+            run.samples.iter().map(|s| Row { t: s.t, q: s.q.clone(), v: s.v.clone() }).collect();
+        return Ok(Outcome {
+            steps: rows.len().saturating_sub(1),
+            rows,
+            impacts,
+            lcp_solves: run.lcp_solves.len(),
+            failures,
+        });
+    }
+    let h = args.step.unwrap_or(1e-3);
+    let n = n_steps(args.t_end, h);
+    let run = match scheme {
+        "moreau-jean" => {
+            let mut p = MoreauJeanParams::with_step(h);
+            if let Some(th) = args.theta {
+                p.theta = th;
+            }
+            p.on_failure = OnSolverFailure::Continue;
+            simulate_moreau_jean(model, model, solver, 0.0, &q0, &v0, n, &p)
+                .map_err(|e| err(e.to_string()))?
+        }
+        "stewart-trinkle" => {
+            let mut p = StewartTrinkleParams::with_step(h);
+            p.on_failure = OnSolverFailure::Continue;
+            simulate_stewart_trinkle(model, model, solver, 0.0, &q0, &v0, n, &p)
+                .map_err(|e| err(e.to_string()))?
+        }
+        _ => {
+            let mut p = PositionLcpParams::with_step(h);
+            p.on_failure = OnSolverFailure::Continue;
+            simulate_position_lcp(model, model, solver, 0.0, &q0, &v0, n, &p)
+                .map_err(|e| err(e.to_string()))?
+        }
+    };
+    let rows: Vec<Row> =
+        run.samples.iter().map(|(t, q, v)| Row { t: *t, q: q.clone(), v: v.clone() }).collect();
+    let impacts = stepped_impacts(model, &rows, h);
+    Ok(Outcome {
+        steps: run.steps.len(),
+        impacts,
+        lcp_solves: run.steps.iter().filter(|s| s.lcp.is_some()).count(),
+        failures: run
+            .solver_failures
+            .iter()
+            .map(|f| FailureOut { t: f.t, status: f.status.as_str().to_owned() })
+            .collect(),
+        rows,
+    })
+}
+
+/// Kinetic energy plus the potential of gravity and the constant applied forces.
+fn mechanical_energy(model: &SceneModel, q: &[f64], v: &[f64]) -> f64 {
+    let scene = model.scene();
+    let potential: f64 = model
+        .bodies_at(q, v)
+        .iter()
+        .filter(|b| b.kind != BodyKind::Fixed)
+        .map(|b| {
+            (0..3).map(|k| -(b.mass * scene.gravity[k] + b.force[k]) * b.position[k]).sum::<f64>()
+        })
+        .sum();
+    model.kinetic_energy(q, v) + potential
+}
+
+fn mat_vec(m: &faer::Mat<f64>, x: &[f64]) -> Vec<f64> {
+    (0..m.nrows()).map(|i| (0..m.ncols()).map(|j| m[(i, j)] * x[j]).sum()).collect()
+}
+
+fn stepped_impacts(model: &SceneModel, rows: &[Row], h: f64) -> Vec<ImpactOut> {
+    let mut out = Vec::new();
+    for pair in rows.windows(2) {
+        let (a, b) = (&pair[0], &pair[1]);
+        let gaps = model.gaps(&a.q);
+        let j = model.jacobian(&a.q);
+        let un_pre = mat_vec(&j, &a.v);
+        let un_post = mat_vec(&j, &b.v);
+        let m = model.mass_matrix(&a.q);
+        let f = model.forces(a.t, &a.q, &a.v);
+        let mut a_free = vec![0.0; f.len()];
+        // Free-flight change of the normal velocities over the step: h J M^-1 f.
+        if let Ok(llt) = m.llt(faer::Side::Lower) {
+            use faer::linalg::solvers::Solve;
+            let rhs = faer::Mat::from_fn(f.len(), 1, |i, _| f[i]);
+            let sol = llt.solve(&rhs);
+            for (i, x) in a_free.iter_mut().enumerate() {
+                *x = sol[(i, 0)];
+            }
+        }
+        let free = mat_vec(&j, &a_free);
+        let hit: Vec<usize> = (0..gaps.len())
+            .filter(|&i| {
+                un_pre[i] < -1e-6
+                    && gaps[i] <= -un_pre[i] * h + 1e-9
+                    && un_post[i] - un_pre[i] > 2.0 * h * free[i].abs() + 1e-9
+            })
+            .collect();
+        if hit.is_empty() {
+            continue;
+        }
+        let dv: Vec<f64> = b.v.iter().zip(&a.v).map(|(x, y)| x - y).collect();
+        let mdv = mat_vec(&m, &dv);
+        let impulse = mdv.iter().zip(&f).map(|(p, f)| (p - h * f).powi(2)).sum::<f64>().sqrt();
+        let mut bodies: Vec<String> = hit
+            .iter()
+            .flat_map(|&i| {
+                let (x, y) = model.contact_bodies(i);
+                [x, y]
+            })
+            .collect();
+        bodies.sort();
+        bodies.dedup();
+        out.push(ImpactOut {
+            t: a.t,
+            bodies,
+            impulse,
+            energy_before: mechanical_energy(model, &a.q, &a.v),
+            energy_after: mechanical_energy(model, &b.q, &b.v),
+        });
+    }
+    out
+}
+
+/// Per non-fixed body: position, orientation, velocity, angular velocity.
+fn body_state(model: &SceneModel, q: &[f64], v: &[f64]) -> Vec<(String, Vec<(String, f64)>)> {
+    let dim = model.scene().dimension;
+    let d = dim.as_usize();
+    let axes = ["x", "y", "z"];
+    model
+        .bodies_at(q, v)
+        .into_iter()
+        .filter(|b| b.kind != BodyKind::Fixed)
+        .map(|b| {
+            let mut cols: Vec<(String, f64)> = Vec::new();
+            for (axis, x) in axes.iter().zip(b.position).take(d) {
+                cols.push(((*axis).into(), x));
+            }
+            let [qw, qx, qy, qz] = b.orientation.0;
+            match dim {
+                Dimension::Two => cols.push(("angle".into(), 2.0 * qz.atan2(qw))),
+                Dimension::Three => {
+                    for (n, x) in [("qw", qw), ("qx", qx), ("qy", qy), ("qz", qz)] {
+                        cols.push((n.into(), x));
+                    }
+                }
+            }
+            for (axis, x) in axes.iter().zip(b.velocity).take(d) {
+                cols.push((format!("v{axis}"), x));
+            }
+            match dim {
+                Dimension::Two => cols.push(("omega".into(), b.angular_velocity[2])),
+                Dimension::Three => {
+                    for (k, n) in ["wx", "wy", "wz"].iter().enumerate() {
+                        cols.push(((*n).into(), b.angular_velocity[k]));
+                    }
+                }
+            }
+            (b.name, cols)
+        })
+        .collect()
+}
+
+fn to_csv(model: &SceneModel, rows: &[Row]) -> String {
+    let mut s = String::from("t");
+    if let Some(first) = rows.first() {
+        for (name, cols) in body_state(model, &first.q, &first.v) {
+            for (c, _) in cols {
+                let _ = write!(s, ",{name}.{c}");
+            }
+        }
+    }
+    s.push('\n');
+    for r in rows {
+        let _ = write!(s, "{:.17e}", r.t);
+        for (_, cols) in body_state(model, &r.q, &r.v) {
+            for (_, x) in cols {
+                let _ = write!(s, ",{x:.17e}");
+            }
+        }
+        s.push('\n');
+    }
+    s
+}
+
+fn final_state(model: &SceneModel, outcome: &Outcome) -> Value {
+    let Some(last) = outcome.rows.last() else { return Value::Null };
+    let mut bodies = serde_json::Map::new();
+    for (name, cols) in body_state(model, &last.q, &last.v) {
+        let obj: serde_json::Map<String, Value> =
+            cols.into_iter().map(|(c, x)| (c, json!(x))).collect();
+        bodies.insert(name, Value::Object(obj));
+    }
+    json!({ "t": last.t, "bodies": bodies })
+}
+
+fn summary_json(model: &SceneModel, outcome: &Outcome) -> String {
+    json!({
+        "steps": outcome.steps,
+        "impacts": outcome.impacts,
+        "lcp_solves": outcome.lcp_solves,
+        "solver_failures": outcome.failures,
+        "final_state": final_state(model, outcome),
+    })
+    .to_string()
+}
+
+fn summary_text(args: &SimulateArgs, model: &SceneModel, outcome: &Outcome) -> String {
+    let mut s = String::new();
+    let _ = writeln!(s, "scene            {}", args.scene.display());
+    let _ = writeln!(s, "scheme           {}", args.scheme);
+    let _ = writeln!(s, "steps            {}", outcome.steps);
+    let _ = writeln!(s, "impacts          {}", outcome.impacts.len());
+    let _ = writeln!(s, "lcp solves       {}", outcome.lcp_solves);
+    let _ = writeln!(s, "solver failures  {}", outcome.failures.len());
+    if let Some(last) = outcome.rows.last() {
+        let _ = writeln!(s, "final time       {}", last.t);
+        for (name, cols) in body_state(model, &last.q, &last.v) {
+            let parts: Vec<String> = cols.iter().map(|(c, x)| format!("{c} = {x:.9}")).collect();
+            let _ = writeln!(s, "  {name}: {}", parts.join(", "));
+        }
+    }
+    s
+}

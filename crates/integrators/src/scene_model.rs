@@ -1,0 +1,357 @@
+//! A signorini-contact [`Scene`] as a time-stepping model: [`SceneModel`] implements
+//! [`MechanicalSystem`], [`ContactModel`] and [`FrictionModel`] with the contact crate's gap
+//! functions, Jacobians and block-diagonal mass matrix, and [`PenaltyScene`] is the same scene
+//! with a compliant (Kelvin–Voigt) normal law as a smooth ODE for the smooth integrators.
+//!
+//! **Coordinates.** Per non-fixed body, in scene order: 2D particle (x, y), 2D rigid (x, y, θ),
+//! 3D particle (x, y, z), 3D rigid (x, y, z, φ) with φ a world-frame rotation vector and
+//! R = exp(φ̂) R₀ (R₀ the initial orientation). Velocities are the contact crate's generalised
+//! velocities (linear velocity, world angular velocity). The steppers advance q' = v, which is
+//! exact in 2D and for 3D rotations about a fixed axis; for a general 3D tumble φ' = ω holds to
+//! first order in |φ| only (a stated limitation of this adapter).
+//!
+//! **Contacts.** The contact set is fixed at construction: every pair of bodies that are not
+//! both fixed, with every point feature of the pair (sphere centre, box vertices, capsule ends),
+//! i.e. the contact crate's narrow phase with an infinite margin. Gaps may therefore be large
+//! and positive; the steppers activate a contact by its gap.
+
+use faer::Mat;
+use signorini_contact::detect::{gap_acceleration_bias, pair_contacts};
+use signorini_contact::jacobian::Jacobian;
+use signorini_contact::{
+    generalized_force, BlockDiagonalMass, Body, BodyKind, Contact, ContactError, Dimension,
+    DofLayout, MassMatrix, Quat, Scene,
+};
+
+use crate::model::{ContactModel, MechanicalSystem};
+use crate::stewart_trinkle::FrictionModel;
+use crate::system::{SecondOrderSystem, SystemError};
+
+/// A scene as a rigid-contact model (see the module documentation for the coordinates).
+#[derive(Debug, Clone)]
+pub struct SceneModel {
+    scene: Scene,
+    layout: DofLayout,
+    reference: Vec<Quat>,
+    pairs: Vec<(usize, usize)>,
+    n_contacts: usize,
+    restitution: f64,
+    friction_directions: usize,
+}
+
+impl SceneModel {
+    /// Builds the model; fails when a pair of shapes has no narrow phase.
+    pub fn new(scene: Scene) -> Result<Self, ContactError> {
+        let dim = scene.dimension;
+        let layout = DofLayout::new(dim, &scene.bodies);
+        let reference = scene.bodies.iter().map(|b| b.orientation).collect();
+        let mut pairs = Vec::new();
+        let mut n_contacts = 0;
+        for i in 0..scene.bodies.len() {
+            for j in i + 1..scene.bodies.len() {
+                let c = pair_contacts(&scene.bodies, dim, i, j, f64::INFINITY)?;
+                if !c.is_empty() {
+                    n_contacts += c.len();
+                    pairs.push((i, j));
+                }
+            }
+        }
+        let restitution = scene.material.restitution;
+        let friction_directions = match dim {
+            Dimension::Two => 2,
+            Dimension::Three => 4,
+        };
+        Ok(Self { scene, layout, reference, pairs, n_contacts, restitution, friction_directions })
+    }
+
+    /// The scene (initial state).
+    pub fn scene(&self) -> &Scene {
+        &self.scene
+    }
+
+    /// The velocity layout (the same layout indexes q).
+    pub fn layout(&self) -> &DofLayout {
+        &self.layout
+    }
+
+    /// Overrides the restitution of every contact (e.g. 0 for the perfectly inelastic law).
+    pub fn set_restitution(&mut self, e: f64) {
+        self.restitution = e;
+    }
+
+    /// Sets the number k of friction-cone directions (2 in 2D; >= 3 in 3D).
+    pub fn set_friction_directions(&mut self, k: usize) {
+        self.friction_directions = k;
+    }
+
+    /// Initial (q, v).
+    pub fn initial_state(&self) -> (Vec<f64>, Vec<f64>) {
+        let dim = self.scene.dimension;
+        let mut q = vec![0.0; self.layout.n_dofs];
+        for (b, &(offset, len)) in self.scene.bodies.iter().zip(&self.layout.blocks) {
+            let d = dim.as_usize();
+            if len == 0 {
+                continue;
+            }
+            q[offset..offset + d].copy_from_slice(&b.position[..d]);
+            if b.kind == BodyKind::Rigid && dim == Dimension::Two {
+                let [w, _, _, z] = b.orientation.0;
+                q[offset + 2] = 2.0 * z.atan2(w);
+            }
+            // 3D rigid: φ = 0 relative to the reference orientation.
+        }
+        (q, self.layout.velocity(&self.scene.bodies))
+    }
+
+    /// The bodies at state (q, v).
+    pub fn bodies_at(&self, q: &[f64], v: &[f64]) -> Vec<Body> {
+        let dim = self.scene.dimension;
+        let d = dim.as_usize();
+        let mut bodies = self.scene.bodies.clone();
+        for (k, (b, &(offset, len))) in bodies.iter_mut().zip(&self.layout.blocks).enumerate() {
+            if len == 0 {
+                continue;
+            }
+            b.position = [0.0; 3];
+            b.velocity = [0.0; 3];
+            b.position[..d].copy_from_slice(&q[offset..offset + d]);
+            b.velocity[..d].copy_from_slice(&v[offset..offset + d]);
+            if b.kind != BodyKind::Rigid {
+                continue;
+            }
+            match dim {
+                Dimension::Two => {
+                    b.orientation = Quat::from_angle_z(q[offset + 2]);
+                    b.angular_velocity = [0.0, 0.0, v[offset + 2]];
+                }
+                Dimension::Three => {
+                    let phi = [q[offset + 3], q[offset + 4], q[offset + 5]];
+                    b.orientation =
+                        Quat::from_rotation_vector(phi).compose(self.reference[k]).normalized();
+                    b.angular_velocity = [v[offset + 3], v[offset + 4], v[offset + 5]];
+                }
+            }
+        }
+        bodies
+    }
+
+    /// Every potential contact at (q, v), in the fixed order of the model.
+    pub fn contacts_at(&self, bodies: &[Body]) -> Vec<Contact> {
+        let dim = self.scene.dimension;
+        let mut out = Vec::with_capacity(self.n_contacts);
+        for &(i, j) in &self.pairs {
+            // The pairs were checked at construction, so the narrow phase exists.
+            if let Ok(c) = pair_contacts(bodies, dim, i, j, f64::INFINITY) {
+                out.extend(c);
+            }
+        }
+        debug_assert_eq!(out.len(), self.n_contacts);
+        out
+    }
+
+    /// The (body a, body b) names of a contact.
+    pub fn contact_bodies(&self, contact_idx: usize) -> (String, String) {
+        let (q, v) = self.initial_state();
+        let bodies = self.bodies_at(&q, &v);
+        let c = self.contacts_at(&bodies);
+        match c.get(contact_idx) {
+            Some(c) => (bodies[c.body_a].name.clone(), bodies[c.body_b].name.clone()),
+            None => (String::new(), String::new()),
+        }
+    }
+
+    /// Kinetic energy ½ vᵀ M v at (q, v).
+    pub fn kinetic_energy(&self, q: &[f64], v: &[f64]) -> f64 {
+        let mass = BlockDiagonalMass::new(&self.layout, &self.bodies_at(q, v));
+        let mut mv = vec![0.0; v.len()];
+        mass.apply(v, &mut mv);
+        0.5 * v.iter().zip(&mv).map(|(a, b)| a * b).sum::<f64>()
+    }
+
+    fn dense_rows(&self, rows: &[signorini_contact::JacobianRow]) -> Mat<f64> {
+        let mut m = Mat::zeros(rows.len(), self.layout.n_dofs);
+        for (i, r) in rows.iter().enumerate() {
+            for b in r.blocks() {
+                for (k, &a) in b.as_slice().iter().enumerate() {
+                    m[(i, b.offset + k)] += a;
+                }
+            }
+        }
+        m
+    }
+
+    fn forces_at(&self, bodies: Vec<Body>) -> Vec<f64> {
+        let scene = Scene { bodies, ..self.scene.clone() };
+        generalized_force(&scene, &self.layout)
+    }
+}
+
+impl MechanicalSystem for SceneModel {
+    fn n_dof(&self) -> usize {
+        self.layout.n_dofs
+    }
+    fn mass_matrix(&self, q: &[f64]) -> Mat<f64> {
+        let v = vec![0.0; q.len()];
+        let mass = BlockDiagonalMass::new(&self.layout, &self.bodies_at(q, &v));
+        let n = self.layout.n_dofs;
+        let mut m = Mat::zeros(n, n);
+        let mut e = vec![0.0; n];
+        let mut col = vec![0.0; n];
+        for j in 0..n {
+            e[j] = 1.0;
+            mass.apply(&e, &mut col);
+            e[j] = 0.0;
+            for i in 0..n {
+                m[(i, j)] = col[i];
+            }
+        }
+        m
+    }
+    fn forces(&self, _t: f64, q: &[f64], v: &[f64]) -> Vec<f64> {
+        self.forces_at(self.bodies_at(q, v))
+    }
+}
+
+impl ContactModel for SceneModel {
+    fn n_contacts(&self) -> usize {
+        self.n_contacts
+    }
+    fn gaps(&self, q: &[f64]) -> Vec<f64> {
+        let v = vec![0.0; q.len()];
+        self.contacts_at(&self.bodies_at(q, &v)).iter().map(|c| c.gap).collect()
+    }
+    fn jacobian(&self, q: &[f64]) -> Mat<f64> {
+        let v = vec![0.0; q.len()];
+        let bodies = self.bodies_at(q, &v);
+        let contacts = self.contacts_at(&bodies);
+        let j = Jacobian::normal(&self.layout, &bodies, &contacts);
+        self.dense_rows(&j.rows)
+    }
+    fn restitution(&self, _contact_idx: usize) -> f64 {
+        self.restitution
+    }
+    fn jacobian_rate_times_velocity(&self, q: &[f64], v: &[f64]) -> Vec<f64> {
+        let bodies = self.bodies_at(q, v);
+        let dim = self.scene.dimension;
+        self.contacts_at(&bodies).iter().map(|c| gap_acceleration_bias(&bodies, dim, c)).collect()
+    }
+}
+
+impl FrictionModel for SceneModel {
+    fn n_directions(&self) -> usize {
+        self.friction_directions
+    }
+    fn tangent_jacobian(&self, q: &[f64]) -> Mat<f64> {
+        let v = vec![0.0; q.len()];
+        let bodies = self.bodies_at(q, &v);
+        let contacts = self.contacts_at(&bodies);
+        let j = Jacobian::with_friction(&self.layout, &bodies, &contacts, self.friction_directions);
+        self.dense_rows(&j.rows[contacts.len()..])
+    }
+    fn friction_coefficient(&self, _contact_idx: usize) -> f64 {
+        self.scene.material.friction
+    }
+}
+
+/// The scene with the Kelvin–Voigt normal law N = max(k δ + c δ', 0) (δ = max(−d, 0), k the
+/// material stiffness, c its damping) on every contact: v' = M⁻¹ (f + Jᵀ N), a smooth ODE
+/// for [`crate::smooth`] (no friction).
+#[derive(Debug, Clone)]
+pub struct PenaltyScene {
+    /// The rigid model whose gaps and Jacobian are used.
+    pub model: SceneModel,
+    /// Stiffness k (N/m).
+    pub stiffness: f64,
+    /// Damping c (N s/m).
+    pub damping: f64,
+}
+
+impl SecondOrderSystem for PenaltyScene {
+    fn dim(&self) -> usize {
+        self.model.layout.n_dofs
+    }
+    fn acceleration(&self, t: f64, x: &[f64], v: &[f64], a: &mut [f64]) -> Result<(), SystemError> {
+        let m = &self.model;
+        let bodies = m.bodies_at(x, v);
+        let contacts = m.contacts_at(&bodies);
+        let j = Jacobian::normal(&m.layout, &bodies, &contacts);
+        let rates = j.apply(v);
+        let normal: Vec<f64> = contacts
+            .iter()
+            .zip(&rates)
+            .map(|(c, &r)| {
+                signorini_contact::compliant::kelvin_voigt(self.stiffness, self.damping, c.gap, r)
+            })
+            .collect();
+        let jt = j.apply_transpose(&normal);
+        let mass = BlockDiagonalMass::new(&m.layout, &bodies);
+        let f = m.forces_at(bodies);
+        let total: Vec<f64> = f.iter().zip(&jt).map(|(f, r)| f + r).collect();
+        mass.apply_inverse(&total, a);
+        if a.iter().all(|x| x.is_finite()) {
+            Ok(())
+        } else {
+            Err(SystemError { t, message: "non-finite acceleration".into() })
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const BALL: &str = r#"
+dimension = 2
+gravity = [0.0, -9.81]
+[material]
+restitution = 0.5
+[[body]]
+name = "ball"
+mass = 1.0
+shape = { type = "sphere", radius = 0.1 }
+position = [0.0, 1.1]
+[[body]]
+name = "floor"
+fixed = true
+shape = { type = "halfspace", normal = [0.0, 1.0], offset = 0.0 }
+"#;
+
+    #[test]
+    fn ball_gap_jacobian_and_forces() {
+        let model = SceneModel::new(Scene::from_toml_str(BALL).unwrap()).unwrap();
+        let (q, v) = model.initial_state();
+        assert_eq!(q.len(), 3);
+        assert_eq!(model.n_contacts(), 1);
+        let g = model.gaps(&q);
+        assert!((g[0] - 1.0).abs() < 1e-12);
+        let j = model.jacobian(&q);
+        assert!((j[(0, 1)] - 1.0).abs() < 1e-12 && j[(0, 0)].abs() < 1e-12);
+        let f = model.forces(0.0, &q, &v);
+        assert!((f[1] + 9.81).abs() < 1e-12);
+        let m = model.mass_matrix(&q);
+        assert!((m[(2, 2)] - 0.5 * 0.01).abs() < 1e-15);
+    }
+
+    #[test]
+    fn tilted_box_gaps_follow_the_angle() {
+        let text = r#"
+dimension = 2
+gravity = [0.0, -9.81]
+[[body]]
+name = "box"
+mass = 1.0
+shape = { type = "box", half_extents = [0.5, 0.25] }
+position = [0.0, 1.0]
+[[body]]
+name = "floor"
+fixed = true
+shape = { type = "halfspace", normal = [0.0, 1.0], offset = 0.0 }
+"#;
+        let model = SceneModel::new(Scene::from_toml_str(text).unwrap()).unwrap();
+        let (mut q, _) = model.initial_state();
+        assert_eq!(model.n_contacts(), 4);
+        q[2] = std::f64::consts::FRAC_PI_2;
+        let lowest = model.gaps(&q).into_iter().fold(f64::INFINITY, f64::min);
+        assert!((lowest - 0.5).abs() < 1e-12, "lowest gap {lowest}");
+    }
+}

@@ -4,6 +4,7 @@
 use signorini_lcp::{LcpSolver, Registry};
 
 use crate::check::Check;
+use crate::plot::LogLogPlot;
 
 /// What cases run in: the solvers they may call by name and the run's settings.
 #[derive(Debug, Clone)]
@@ -62,6 +63,11 @@ pub trait Case: Send + Sync {
     }
     /// Runs the case and returns its checks (before the expected-failure table is applied).
     fn run(&self, ctx: &Context) -> Vec<Check>;
+    /// Runs the case and also returns the plots it draws (file name without extension, plot);
+    /// the default draws none. Studies override this and implement [`Case::run`] through it.
+    fn run_with_plots(&self, ctx: &Context) -> (Vec<Check>, Vec<(String, LogLogPlot)>) {
+        (self.run(ctx), Vec::new())
+    }
 }
 
 /// Which cases a run takes.

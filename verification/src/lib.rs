@@ -20,8 +20,10 @@
 
 pub mod case;
 pub mod check;
+pub mod convergence;
 pub mod expected_failures;
 pub mod lcp;
+pub mod mechanics;
 pub mod order;
 pub mod plot;
 pub mod report;
@@ -33,7 +35,10 @@ pub use report::{write_report, Provenance, Report, ReportError};
 
 /// Every case of every family, in report order.
 pub fn all_cases() -> Vec<Box<dyn Case>> {
-    lcp::cases()
+    let mut cases = lcp::cases();
+    cases.extend(convergence::cases());
+    cases.extend(mechanics::cases());
+    cases
 }
 
 /// Runs the selected cases in order and applies the expected-failure table. Deterministic: the
@@ -50,6 +55,21 @@ pub fn run_cases(ctx: &Context, cases: &[Box<dyn Case>], selection: &Selection) 
     }
     expected_failures::apply(&mut checks, expected_failures::TABLE);
     checks
+}
+
+/// [`run`] that also collects the plots of the selected cases (for `plots/*.svg`).
+pub fn run_with_plots(
+    ctx: &Context,
+    selection: &Selection,
+) -> (Vec<Check>, Vec<(String, plot::LogLogPlot)>) {
+    let (mut checks, mut plots) = (Vec::new(), Vec::new());
+    for case in all_cases().iter().filter(|c| selection.takes(c.as_ref())) {
+        let (c, p) = case.run_with_plots(ctx);
+        checks.extend(c);
+        plots.extend(p);
+    }
+    expected_failures::apply(&mut checks, expected_failures::TABLE);
+    (checks, plots)
 }
 
 /// Seeds of the selected cases, sorted and without repeats (recorded in the provenance).

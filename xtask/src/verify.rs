@@ -7,7 +7,7 @@ use std::time::SystemTime;
 
 use signorini_verification::report::run_id;
 use signorini_verification::{
-    run, seeds, write_report, Check, Context, Provenance, Report, Selection,
+    run_with_plots, seeds, write_report, Check, Context, Provenance, Report, Selection,
 };
 
 struct Args {
@@ -43,7 +43,7 @@ fn parse(args: &[String]) -> Result<Args, String> {
 pub fn main(args: &[String]) -> Result<ExitCode, String> {
     let args = parse(args)?;
     let ctx = Context::builtin();
-    let checks = run(&ctx, &args.selection);
+    let (checks, plots) = run_with_plots(&ctx, &args.selection);
     if checks.is_empty() {
         return Err("no case matches the selection".into());
     }
@@ -52,7 +52,8 @@ pub fn main(args: &[String]) -> Result<ExitCode, String> {
     let root = super::workspace_root();
     let selection = describe(&args.selection);
     let provenance = Provenance::collect(&root, ctx.threads, seeds(&args.selection), &selection);
-    let report = Report::new(id.clone(), provenance, checks);
+    let mut report = Report::new(id.clone(), provenance, checks);
+    report.plots = plots;
     print_table(&report.checks);
     let dir = args.out.unwrap_or_else(|| root.join("target").join("verify").join(&id));
     let md = write_report(&dir, &report).map_err(|e| e.to_string())?;

@@ -25,6 +25,7 @@ pub mod lcp;
 pub mod order;
 pub mod plot;
 pub mod report;
+pub mod study;
 
 pub use case::{Case, Context, Selection};
 pub use check::{Check, CheckStatus, Summary};

@@ -345,12 +345,7 @@ pub fn shard_indices(total: usize, shard: Option<(usize, usize)>) -> Vec<usize> 
     }
 }
 
-fn solve_one(
-    registry: &Registry,
-    spec: &StudySpec,
-    problems: &[ProblemRef],
-    index: usize,
-) -> Row {
+fn solve_one(registry: &Registry, spec: &StudySpec, problems: &[ProblemRef], index: usize) -> Row {
     let ns = spec.solvers.len();
     let (p, s) = (&problems[index / ns], &spec.solvers[index % ns]);
     let mut row = Row {
@@ -403,7 +398,9 @@ fn check_of(spec: &StudySpec, row: &Row) -> Check {
         (None, Some(r)) => {
             format!("{}, residual {}, {} iterations", row.status, fmt_sci(r), row.iterations)
         }
-        (None, None) => format!("{}, residual not finite, {} iterations", row.status, row.iterations),
+        (None, None) => {
+            format!("{}, residual not finite, {} iterations", row.status, row.iterations)
+        }
     };
     Check::new(
         &format!("study/{}/{}", spec.name, row.problem),
@@ -432,9 +429,10 @@ pub fn run_study(
     spec.validate()?;
     let total = problems.len() * spec.solvers.len();
     let indices = shard_indices(total, shard);
-    let pool = rayon::ThreadPoolBuilder::new().num_threads(threads.max(1)).build().map_err(
-        |e| StudyError::Output { path: "rayon pool".into(), message: e.to_string() },
-    )?;
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads.max(1))
+        .build()
+        .map_err(|e| StudyError::Output { path: "rayon pool".into(), message: e.to_string() })?;
     let rows: Vec<Row> = pool.install(|| {
         indices
             .par_iter()
@@ -610,7 +608,9 @@ pub fn profile_svg(result: &StudyResult) -> Result<String, StudyError> {
                 .draw_series(LineSeries::new(pts, color.stroke_width(2)))
                 .map_err(|e| err(&e))?
                 .label(s.as_str())
-                .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], color.stroke_width(2)));
+                .legend(move |(x, y)| {
+                    PathElement::new(vec![(x, y), (x + 20, y)], color.stroke_width(2))
+                });
         }
         chart
             .configure_series_labels()
@@ -757,7 +757,8 @@ mod tests {
     #[test]
     fn shards_partition_the_cases() {
         let total = 11;
-        let mut all: Vec<usize> = (1..=3).flat_map(|k| shard_indices(total, Some((k, 3)))).collect();
+        let mut all: Vec<usize> =
+            (1..=3).flat_map(|k| shard_indices(total, Some((k, 3)))).collect();
         all.sort_unstable();
         assert_eq!(all, (0..total).collect::<Vec<_>>());
         assert!(parse_shard("0/2").is_err());

@@ -35,7 +35,15 @@ fn fields(r: &StudyResult) -> Vec<(usize, String, String, usize, String, usize, 
     r.rows
         .iter()
         .map(|x| {
-            (x.index, x.problem.clone(), x.solver.clone(), x.n, x.status.clone(), x.iterations, x.residual)
+            (
+                x.index,
+                x.problem.clone(),
+                x.solver.clone(),
+                x.n,
+                x.status.clone(),
+                x.iterations,
+                x.residual,
+            )
         })
         .collect()
 }

@@ -17,11 +17,13 @@ pub fn main(args: &[String]) -> Result<ExitCode, String> {
         match a.as_str() {
             "--quick" => quick = true,
             "--peers" => peers = true,
-            "--profile" => profile = it.next().ok_or("--profile needs a cargo profile name")?.clone(),
+            "--profile" => {
+                profile = it.next().ok_or("--profile needs a cargo profile name")?.clone()
+            }
             other => {
                 return Err(format!(
-                    "bench: unknown argument `{other}`; usage: bench [--quick] [--peers [--profile P]]"
-                ))
+                "bench: unknown argument `{other}`; usage: bench [--quick] [--peers [--profile P]]"
+            ))
             }
         }
     }

@@ -49,7 +49,9 @@ fn main() -> ExitCode {
             print!("{HELP}");
             Ok(ExitCode::SUCCESS)
         }
-        other => Err(format!("unknown command `{other}`; commands: verify, study, merge, bench, ci, help")),
+        other => Err(format!(
+            "unknown command `{other}`; commands: verify, study, merge, bench, ci, help"
+        )),
     };
     match result {
         Ok(code) => code,

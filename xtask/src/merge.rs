@@ -17,14 +17,21 @@ pub fn main(args: &[String]) -> Result<ExitCode, String> {
         match a.as_str() {
             "--out" => out = Some(PathBuf::from(it.next().ok_or("--out needs a DIR")?)),
             s if !s.starts_with("--") => dirs.push(PathBuf::from(s)),
-            other => return Err(format!("merge: unknown argument `{other}`; usage: merge DIR... [--out DIR]")),
+            other => {
+                return Err(format!(
+                    "merge: unknown argument `{other}`; usage: merge DIR... [--out DIR]"
+                ))
+            }
         }
     }
     if dirs.is_empty() {
         return Err("merge: no shard folders given; usage: merge DIR... [--out DIR]".into());
     }
-    let parts =
-        dirs.iter().map(|d| read_result(d)).collect::<Result<Vec<_>, _>>().map_err(|e| e.to_string())?;
+    let parts = dirs
+        .iter()
+        .map(|d| read_result(d))
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(|e| e.to_string())?;
     let merged = merge(parts).map_err(|e| e.to_string())?;
     let root = super::workspace_root();
     let dir = out.unwrap_or_else(|| {

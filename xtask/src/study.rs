@@ -31,9 +31,11 @@ pub fn main(args: &[String]) -> Result<ExitCode, String> {
             "--out" => out = Some(PathBuf::from(it.next().ok_or("--out needs a DIR")?)),
             "--threads" => {
                 let v = it.next().ok_or("--threads needs a count")?;
-                threads = v.parse().ok().filter(|&t: &usize| t >= 1).ok_or_else(|| {
-                    format!("--threads `{v}`: expected a positive integer")
-                })?;
+                threads = v
+                    .parse()
+                    .ok()
+                    .filter(|&t: &usize| t >= 1)
+                    .ok_or_else(|| format!("--threads `{v}`: expected a positive integer"))?;
             }
             s if !s.starts_with("--") && file.is_none() => file = Some(PathBuf::from(s)),
             other => return Err(format!("study: unexpected argument `{other}`; {USAGE}")),
@@ -49,9 +51,11 @@ pub fn main(args: &[String]) -> Result<ExitCode, String> {
     let provenance = Provenance::collect(&root, threads, Vec::new(), &command);
     let bar = ProgressBar::new(mine as u64);
     bar.set_style(
-        ProgressStyle::with_template("{prefix} [{bar:40}] {pos}/{len} cases, {elapsed} ({eta} left)")
-            .map_err(|e| e.to_string())?
-            .progress_chars("=> "),
+        ProgressStyle::with_template(
+            "{prefix} [{bar:40}] {pos}/{len} cases, {elapsed} ({eta} left)",
+        )
+        .map_err(|e| e.to_string())?
+        .progress_chars("=> "),
     );
     bar.set_prefix(spec.name.clone());
     let tick = || bar.inc(1);

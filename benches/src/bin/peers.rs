@@ -209,11 +209,23 @@ fn real_main() -> Result<(), String> {
         if p.family == "dense lemke" {
             solvers.push(Solver::Ours("lemke"));
             if siconos {
-                solvers.push(Solver::Python { peer: "siconos", script: "siconos_lcp.py", solver: "lexicolemke" });
+                solvers.push(Solver::Python {
+                    peer: "siconos",
+                    script: "siconos_lcp.py",
+                    solver: "lexicolemke",
+                });
             }
             if drake {
-                solvers.push(Solver::Python { peer: "drake", script: "drake_lcp.py", solver: "moby" });
-                solvers.push(Solver::Python { peer: "drake", script: "drake_lcp.py", solver: "unrevised_lemke" });
+                solvers.push(Solver::Python {
+                    peer: "drake",
+                    script: "drake_lcp.py",
+                    solver: "moby",
+                });
+                solvers.push(Solver::Python {
+                    peer: "drake",
+                    script: "drake_lcp.py",
+                    solver: "unrevised_lemke",
+                });
             }
         } else {
             for s in ["pgs", "bpp", "newton-fb", "ipm", "qp"] {
@@ -222,10 +234,21 @@ fn real_main() -> Result<(), String> {
             // Siconos' Python bindings need scipy for a sparse M; without it M is densified,
             // which is affordable only up to a few thousand unknowns.
             if siconos && p.n <= 2000 {
-                solvers.push(Solver::Python { peer: "siconos", script: "siconos_lcp.py", solver: "pgs" });
-                solvers.push(Solver::Python { peer: "siconos", script: "siconos_lcp.py", solver: "newton_FB" });
+                solvers.push(Solver::Python {
+                    peer: "siconos",
+                    script: "siconos_lcp.py",
+                    solver: "pgs",
+                });
+                solvers.push(Solver::Python {
+                    peer: "siconos",
+                    script: "siconos_lcp.py",
+                    solver: "newton_FB",
+                });
             } else if siconos {
-                eprintln!("peers: Siconos skipped at n = {} (dense copy of M too large without scipy)", p.n);
+                eprintln!(
+                    "peers: Siconos skipped at n = {} (dense copy of M too large without scipy)",
+                    p.n
+                );
             }
         }
         let mut times = vec![Vec::new(); solvers.len()];
@@ -236,7 +259,13 @@ fn real_main() -> Result<(), String> {
                 if errors[k].is_some() {
                     continue;
                 }
-                eprintln!("peers: {} n = {} round {}/{repeats}: {}", p.family, p.n, round + 1, s.label());
+                eprintln!(
+                    "peers: {} n = {} round {}/{repeats}: {}",
+                    p.family,
+                    p.n,
+                    round + 1,
+                    s.label()
+                );
                 match run_once(&args, s, p) {
                     Ok((t, z)) => {
                         times[k].push(t);
@@ -270,19 +299,28 @@ fn solved(e: &Entry) -> bool {
 }
 
 fn slope(points: &[(f64, f64)]) -> Option<f64> {
-    let pts: Vec<(f64, f64)> =
-        points.iter().filter(|(x, y)| *x > 0.0 && *y > 0.0).map(|(x, y)| (x.ln(), y.ln())).collect();
+    let pts: Vec<(f64, f64)> = points
+        .iter()
+        .filter(|(x, y)| *x > 0.0 && *y > 0.0)
+        .map(|(x, y)| (x.ln(), y.ln()))
+        .collect();
     if pts.len() < 2 {
         return None;
     }
     let k = pts.len() as f64;
-    let (mx, my) = (pts.iter().map(|p| p.0).sum::<f64>() / k, pts.iter().map(|p| p.1).sum::<f64>() / k);
+    let (mx, my) =
+        (pts.iter().map(|p| p.0).sum::<f64>() / k, pts.iter().map(|p| p.1).sum::<f64>() / k);
     let sxx: f64 = pts.iter().map(|p| (p.0 - mx).powi(2)).sum();
     let sxy: f64 = pts.iter().map(|p| (p.0 - mx) * (p.1 - my)).sum();
     (sxx > 0.0).then(|| sxy / sxx)
 }
 
-fn write_outputs(args: &Args, entries: &[Entry], skipped: &[String], repeats: usize) -> Result<(), String> {
+fn write_outputs(
+    args: &Args,
+    entries: &[Entry],
+    skipped: &[String],
+    repeats: usize,
+) -> Result<(), String> {
     let json: Vec<serde_json::Value> = entries
         .iter()
         .map(|e| {
@@ -323,12 +361,26 @@ fn write_outputs(args: &Args, entries: &[Entry], skipped: &[String], repeats: us
         for peer in here.iter().filter(|e| !e.ours) {
             let pt = median(peer.times.clone());
             let (pt_s, ratio) = match &peer.error {
-                Some(err) => (format!("error: {}", err.lines().last().unwrap_or("").replace('|', "/")), String::new()),
-                None => (format!("{:.3}", pt * 1e3), format!("{:.3}{}", bt / pt, if solved(peer) { "" } else { " (peer not solved)" })),
+                Some(err) => (
+                    format!("error: {}", err.lines().last().unwrap_or("").replace('|', "/")),
+                    String::new(),
+                ),
+                None => (
+                    format!("{:.3}", pt * 1e3),
+                    format!(
+                        "{:.3}{}",
+                        bt / pt,
+                        if solved(peer) { "" } else { " (peer not solved)" }
+                    ),
+                ),
             };
             md.push_str(&format!(
                 "| {family} | {n} | {} | {:.3} | {:.1e} | {} | {pt_s} | {:.1e} | {ratio} |\n",
-                best.label, bt * 1e3, best.residual, peer.label, peer.residual
+                best.label,
+                bt * 1e3,
+                best.residual,
+                peer.label,
+                peer.residual
             ));
         }
     }
@@ -336,13 +388,24 @@ fn write_outputs(args: &Args, entries: &[Entry], skipped: &[String], repeats: us
     for e in entries {
         md.push_str(&format!(
             "| {} | {} | {} | {:.3} | {:.1e} | {} |\n",
-            e.family, e.n, e.label, median(e.times.clone()) * 1e3, e.residual,
-            if solved(e) { "yes".to_string() } else { e.error.clone().map_or("no".into(), |x| format!("error: {}", x.lines().last().unwrap_or("").replace('|', "/"))) }
+            e.family,
+            e.n,
+            e.label,
+            median(e.times.clone()) * 1e3,
+            e.residual,
+            if solved(e) {
+                "yes".to_string()
+            } else {
+                e.error.clone().map_or("no".into(), |x| {
+                    format!("error: {}", x.lines().last().unwrap_or("").replace('|', "/"))
+                })
+            }
         ));
     }
     md.push_str("\nFitted growth exponent (least squares of log time on log n):\n\n| family | solver | exponent |\n|---|---|---|\n");
     let mut series = Vec::new();
-    let mut labels: Vec<(&str, String)> = entries.iter().map(|e| (e.family, e.label.clone())).collect();
+    let mut labels: Vec<(&str, String)> =
+        entries.iter().map(|e| (e.family, e.label.clone())).collect();
     labels.sort();
     labels.dedup();
     for (family, label) in labels {
@@ -354,7 +417,11 @@ fn write_outputs(args: &Args, entries: &[Entry], skipped: &[String], repeats: us
         if let Some(s) = slope(&pts) {
             md.push_str(&format!("| {family} | {label} | {s:.2} |\n"));
         }
-        series.push(Series { label: format!("{family}: {label}"), points: pts, marker: Marker::LinePoints });
+        series.push(Series {
+            label: format!("{family}: {label}"),
+            points: pts,
+            marker: Marker::LinePoints,
+        });
     }
     if !skipped.is_empty() {
         md.push_str("\nSkipped peers:\n\n");

@@ -115,7 +115,7 @@ fn run_once(args: &Args, s: &Solver, p: &Problem) -> Result<(f64, Vec<f64>), Str
             }
             let out = cmd.arg(&p.path).output().map_err(|e| format!("{py}: {e}"))?;
             if !out.status.success() {
-                return Err(format!("{}", String::from_utf8_lossy(&out.stderr).trim()));
+                return Err(String::from_utf8_lossy(&out.stderr).trim().to_string());
             }
             let text = String::from_utf8_lossy(&out.stdout);
             let line = text.lines().find(|l| !l.trim().is_empty()).ok_or("no output")?;

@@ -30,8 +30,11 @@ fn run(shard: Option<(usize, usize)>, threads: usize) -> StudyResult {
         .expect("study runs")
 }
 
+/// Index, problem, solver, n, status, iterations and residual of a row.
+type Fields = (usize, String, String, usize, String, usize, Option<f64>);
+
 /// The non-timing fields of every row.
-fn fields(r: &StudyResult) -> Vec<(usize, String, String, usize, String, usize, Option<f64>)> {
+fn fields(r: &StudyResult) -> Vec<Fields> {
     r.rows
         .iter()
         .map(|x| {

@@ -1,4 +1,3 @@
-#![allow(missing_docs)] // criterion_group! generates an undocumented function
 //! Delassus assembly W = J M^-1 J^T for a packed sphere lattice (~10^5 contacts): the block
 //! assembly of signorini-contact (rayon, and on one thread) against the generic sparse product
 //! J (M^-1 J^T) of sprs on the same matrices, in the same run.

@@ -24,6 +24,7 @@ SOLVERS = {
     "lexicolemke": (sn.SICONOS_LCP_LEMKE, sn.lcp_lexicolemke),
     "pgs": (sn.SICONOS_LCP_PGS, sn.lcp_pgs),
     "newton_FB": (sn.SICONOS_LCP_NEWTON_FB_FBLSA, sn.lcp_newton_FB),
+    "newton_minFBLSA": (sn.SICONOS_LCP_NEWTON_MIN_FBLSA, sn.lcp_newton_minFB),
 }
 
 
@@ -37,9 +38,19 @@ def merit(M, q, z):
 def load(path):
     with open(path) as f:
         data = json.load(f)
-    if data.get("format") != "signorini-lcp/1" or "dense" not in data.get("M", {}):
-        raise ValueError(f"{path}: expected format signorini-lcp/1 with a dense M")
-    M = np.array(data["M"]["dense"], dtype=float)
+    if data.get("format") != "signorini-lcp/1":
+        raise ValueError(f"{path}: expected format signorini-lcp/1")
+    m = data.get("M", {})
+    if "dense" in m:
+        M = np.array(m["dense"], dtype=float)
+    elif "coo" in m:
+        # Siconos' Python bindings take a sparse M only through scipy; without it M is
+        # densified (fine up to a few thousand unknowns).
+        c = m["coo"]
+        M = np.zeros((c["n"], c["n"]))
+        np.add.at(M, (np.array(c["row"]), np.array(c["col"])), np.array(c["val"], dtype=float))
+    else:
+        raise ValueError(f"{path}: M is neither dense nor coo")
     q = np.array(data["q"], dtype=float)
     if M.ndim != 2 or M.shape[0] != M.shape[1] or M.shape[0] != q.shape[0]:
         raise ValueError(f"{path}: M is {M.shape}, q has {q.shape[0]} entries")
@@ -80,6 +91,7 @@ def run(name, path, M, q, solver, repeats, max_iter, tol):
         "times_s": times,
         "residual": merit(M, q, z),
         "siconos_version": "4.4",
+        "z": [float(v) for v in z],
     }
 
 

@@ -27,6 +27,7 @@ pub mod mechanics;
 pub mod order;
 pub mod plot;
 pub mod report;
+pub mod study;
 
 pub use case::{Case, Context, Selection};
 pub use check::{Check, CheckStatus, Summary};

@@ -1,7 +1,10 @@
 //! `cargo xtask`: the project's tasks as a Rust program (argument parsing and calls only; the
 //! work lives in the library crates). One module per subcommand.
 
+mod bench;
 mod ci;
+mod merge;
+mod study;
 mod verify;
 
 use std::path::{Path, PathBuf};
@@ -15,6 +18,13 @@ commands:
          run the reference cases, print a summary table, write report.md, results.json and
          plots/ to DIR (default target/verify/<run-id>); exit 1 if any check fails.
          PATTERN is a substring of case ids, `*` matching any run of characters.
+  study FILE.toml [--shard K/N] [--out DIR] [--threads T]
+         solver study: table, success rates and performance profile (target/study/...).
+  merge DIR... [--out DIR]
+         merge the shard results of one study into the whole study's report.
+  bench [--quick] [--peers [--profile P]]
+         criterion benches (cargo bench -p signorini-benches); --peers: side-by-side run
+         against Siconos / Drake / clarabel on the same problem files (target/bench/<run>/).
   ci     cargo fmt --check, clippy -D warnings, doc (-D warnings), test, verify --quick;
          stops at the first failure.
   help   this text.
@@ -32,11 +42,16 @@ fn main() -> ExitCode {
     let result = match command {
         "verify" => verify::main(rest),
         "ci" => ci::main(rest),
+        "study" => study::main(rest),
+        "merge" => merge::main(rest),
+        "bench" => bench::main(rest),
         "help" | "--help" | "-h" => {
             print!("{HELP}");
             Ok(ExitCode::SUCCESS)
         }
-        other => Err(format!("unknown command `{other}`; commands: verify, ci, help")),
+        other => Err(format!(
+            "unknown command `{other}`; commands: verify, study, merge, bench, ci, help"
+        )),
     };
     match result {
         Ok(code) => code,

@@ -24,7 +24,14 @@ pub const ANY: &str = "any";
 
 /// The project's table. Add a row only with a reason that says why the failure is correct
 /// behaviour or names the issue that tracks it.
-pub const TABLE: &[ExpectedFailure] = &[];
+pub const TABLE: &[ExpectedFailure] = &[ExpectedFailure {
+    case: "lcp/random/psd_singular_n100_r30_s7",
+    solver: "ipm",
+    reason: "FIXME(issue 3): ipm ends numerical_failure at merit 1.04e-10 (tol 1e-10) on this \
+             singular PSD n = 100: near the solution M + Z^-1 W is ill-conditioned and the \
+             interior path breaks down one step short; an active-set polish (as in qp) is the \
+             planned fix. Not in the quick set.",
+}];
 
 /// Applies `table` to `checks`: a failing listed pair becomes `expected_failure` (reason added to
 /// `observed`); a passing listed pair becomes `fail`. Missing solvers stay `fail`.

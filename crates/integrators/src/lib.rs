@@ -33,6 +33,7 @@ pub mod position_lcp;
 pub mod roots;
 pub mod scene_model;
 pub mod smooth;
+mod step_matrices;
 pub mod stewart_trinkle;
 pub mod system;
 

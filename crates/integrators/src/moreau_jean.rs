@@ -13,11 +13,11 @@
 //!    W = J M^-1 J', solved by any [`LcpSolver`];
 //! 4. v_{k+1} = v_free + M^-1 J' Λ, q_{k+1} = q_k + h ((1 - theta) v_k + theta v_{k+1}).
 
-use faer::Mat;
 use signorini_impact::LcpSolveRecord;
-use signorini_lcp::{Lcp, LcpSolver, SolveOptions, Status};
+use signorini_lcp::{LcpSolver, SolveOptions, Status};
 
-use crate::model::{col, mass_solve, ContactModel, MechanicalSystem, ModelError};
+use crate::model::{ContactModel, MechanicalSystem, ModelError};
+use crate::step_matrices::StepMatrices;
 
 /// What to do when the LCP solver fails inside a step.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -197,41 +197,35 @@ pub fn simulate_moreau_jean(
     };
     for k in 0..n_steps {
         let t = t0 + k as f64 * h;
-        let m = sys.mass_matrix(&q);
+        let mats = StepMatrices::at(sys, contacts, &q, t)?;
         let f = sys.forces(t + theta * h, &q, &v);
-        let jac = contacts.jacobian(&q);
         let gaps = contacts.gaps(&q);
         let n_c = contacts.n_contacts();
-        if f.len() != n || jac.nrows() != n_c || jac.ncols() != n || gaps.len() != n_c {
+        if f.len() != n || gaps.len() != n_c {
             return Err(ModelError::Dimension(format!(
-                "n_dof {n}, forces {}, Jacobian {}x{}, gaps {}, contacts {n_c}",
+                "n_dof {n}, forces {}, gaps {}, contacts {n_c}",
                 f.len(),
-                jac.nrows(),
-                jac.ncols(),
                 gaps.len()
             ))
             .into());
         }
-        let minv_f = mass_solve(&m, &col(&f), t)?;
-        let v_free: Vec<f64> = (0..n).map(|i| v[i] + h * minv_f[(i, 0)]).collect();
-        let u_k: Vec<f64> = (0..n_c).map(|c| (0..n).map(|j| jac[(c, j)] * v[j]).sum()).collect();
+        let minv_f = mats.solve_mass(&f);
+        let v_free: Vec<f64> = (0..n).map(|i| v[i] + h * minv_f[i]).collect();
+        let u_k = mats.jv(&v);
         let active: Vec<usize> =
             (0..n_c).filter(|&c| gaps[c] + gamma * h * u_k[c] <= 0.0).collect();
         let mut v_new = v_free.clone();
         let mut lcp_record = None;
         if !active.is_empty() {
-            let ja = Mat::from_fn(active.len(), n, |a, j| jac[(active[a], j)]);
-            let minv_jt = mass_solve(&m, &ja.transpose().to_owned(), t)?;
-            let w = &ja * &minv_jt;
+            let ja = mats.restrict(&active);
+            let ja_v_free = ja.apply(&v_free);
             let b: Vec<f64> = active
                 .iter()
-                .enumerate()
-                .map(|(a, &c)| {
-                    (0..n).map(|j| ja[(a, j)] * v_free[j]).sum::<f64>()
-                        + contacts.restitution(c) * u_k[c]
-                })
+                .zip(&ja_v_free)
+                .map(|(&c, &jv)| jv + contacts.restitution(c) * u_k[c])
                 .collect();
-            let lcp = Lcp::from_dense(w, b)
+            let lcp = ja
+                .delassus_lcp(b)
                 .map_err(|e| MoreauJeanError::Setup { t, message: e.to_string() })?;
             let sol = solver
                 .solve(&lcp, &params.options, None)
@@ -255,8 +249,9 @@ pub fn simulate_moreau_jean(
                     }),
                 }
             }
-            for (i, vi) in v_new.iter_mut().enumerate() {
-                *vi += (0..active.len()).map(|a| minv_jt[(i, a)] * sol.z[a].max(0.0)).sum::<f64>();
+            let z: Vec<f64> = sol.z.iter().map(|z| z.max(0.0)).collect();
+            for (vi, dv) in v_new.iter_mut().zip(ja.impulse_velocity(&z)) {
+                *vi += dv;
             }
             lcp_record = Some(LcpSolveRecord::from_solution(&sol));
         }

@@ -210,6 +210,10 @@ impl MechanicalSystem for SceneModel {
     fn forces(&self, _t: f64, q: &[f64], v: &[f64]) -> Vec<f64> {
         self.forces_at(self.bodies_at(q, v))
     }
+    fn mass_operator(&self, q: &[f64]) -> Option<Box<dyn MassMatrix>> {
+        let v = vec![0.0; q.len()];
+        Some(Box::new(BlockDiagonalMass::new(&self.layout, &self.bodies_at(q, &v))))
+    }
 }
 
 impl ContactModel for SceneModel {
@@ -226,6 +230,12 @@ impl ContactModel for SceneModel {
         let contacts = self.contacts_at(&bodies);
         let j = Jacobian::normal(&self.layout, &bodies, &contacts);
         self.dense_rows(&j.rows)
+    }
+    fn jacobian_rows(&self, q: &[f64]) -> Option<Jacobian> {
+        let v = vec![0.0; q.len()];
+        let bodies = self.bodies_at(q, &v);
+        let contacts = self.contacts_at(&bodies);
+        Some(Jacobian::normal(&self.layout, &bodies, &contacts))
     }
     fn restitution(&self, _contact_idx: usize) -> f64 {
         self.restitution

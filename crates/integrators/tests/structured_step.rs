@@ -5,7 +5,8 @@
 use faer::Mat;
 use signorini_contact::Scene;
 use signorini_integrators::{
-    simulate_moreau_jean, ContactModel, MechanicalSystem, MoreauJeanParams, SceneModel,
+    simulate_moreau_jean, simulate_position_lcp, ContactModel, MechanicalSystem, MoreauJeanParams,
+    MoreauJeanRun, PositionLcpParams, SceneModel,
 };
 use signorini_lcp::Registry;
 
@@ -88,15 +89,26 @@ fn compare(text: &str) {
     let model = SceneModel::new(Scene::from_toml_str(text).expect("scene")).expect("model");
     let (q0, v0) = model.initial_state();
     let solver = Registry::builtin().build("lemke").expect("lemke");
+    let view = DenseView(&model);
     let mut p = MoreauJeanParams::with_step(1e-3);
     p.sample_every = 0;
     let fast = simulate_moreau_jean(&model, &model, solver.as_ref(), 0.0, &q0, &v0, 600, &p)
         .expect("structured run");
-    let view = DenseView(&model);
     let dense = simulate_moreau_jean(&view, &view, solver.as_ref(), 0.0, &q0, &v0, 600, &p)
         .expect("dense run");
     let impacts = fast.steps.iter().filter(|s| s.n_active > 0).count();
     assert!(impacts > 50, "the run must have contact in many steps, had {impacts}");
+    agree(&fast, &dense);
+    let mut p = PositionLcpParams::with_step(1e-3);
+    p.sample_every = 0;
+    let fast = simulate_position_lcp(&model, &model, solver.as_ref(), 0.0, &q0, &v0, 600, &p)
+        .expect("structured position-level run");
+    let dense = simulate_position_lcp(&view, &view, solver.as_ref(), 0.0, &q0, &v0, 600, &p)
+        .expect("dense position-level run");
+    agree(&fast, &dense);
+}
+
+fn agree(fast: &MoreauJeanRun, dense: &MoreauJeanRun) {
     assert_eq!(
         fast.steps.iter().map(|s| s.n_active).collect::<Vec<_>>(),
         dense.steps.iter().map(|s| s.n_active).collect::<Vec<_>>(),

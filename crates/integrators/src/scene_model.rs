@@ -258,6 +258,15 @@ impl FrictionModel for SceneModel {
         let j = Jacobian::with_friction(&self.layout, &bodies, &contacts, self.friction_directions);
         self.dense_rows(&j.rows[contacts.len()..])
     }
+    fn tangent_rows(&self, q: &[f64]) -> Option<Jacobian> {
+        let v = vec![0.0; q.len()];
+        let bodies = self.bodies_at(q, &v);
+        let contacts = self.contacts_at(&bodies);
+        let mut j =
+            Jacobian::with_friction(&self.layout, &bodies, &contacts, self.friction_directions);
+        j.rows.drain(..contacts.len());
+        Some(j)
+    }
     fn friction_coefficient(&self, _contact_idx: usize) -> f64 {
         self.scene.material.friction
     }

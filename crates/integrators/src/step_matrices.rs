@@ -19,19 +19,33 @@ pub(crate) enum StepMatrices {
 }
 
 impl StepMatrices {
-    /// Evaluates M(q) and J(q) at time t (for error messages), checking the sizes.
+    /// Evaluates M(q) and the normal J(q) at time t (for error messages), checking the sizes.
     pub(crate) fn at(
         sys: &dyn MechanicalSystem,
         contacts: &dyn ContactModel,
         q: &[f64],
         t: f64,
     ) -> Result<Self, ModelError> {
+        Self::with_rows(sys, q, t, contacts.n_contacts(), contacts.jacobian_rows(q), || {
+            contacts.jacobian(q)
+        })
+    }
+
+    /// Evaluates M(q) at time t with the rows of J given either sparse (`rows`, used when the
+    /// model also has a mass operator) or by `dense`; `n_rows` is the expected row count.
+    pub(crate) fn with_rows(
+        sys: &dyn MechanicalSystem,
+        q: &[f64],
+        t: f64,
+        n_rows: usize,
+        rows: Option<Jacobian>,
+        dense: impl FnOnce() -> Mat<f64>,
+    ) -> Result<Self, ModelError> {
         let n = sys.n_dof();
-        let n_c = contacts.n_contacts();
-        if let (Some(mass), Some(jac)) = (sys.mass_operator(q), contacts.jacobian_rows(q)) {
-            if mass.n_dofs() != n || jac.n_dofs != n || jac.n_rows() != n_c {
+        if let (Some(mass), Some(jac)) = (sys.mass_operator(q), rows) {
+            if mass.n_dofs() != n || jac.n_dofs != n || jac.n_rows() != n_rows {
                 return Err(ModelError::Dimension(format!(
-                    "n_dof {n}, mass operator {}, Jacobian {} x {}, contacts {n_c}",
+                    "n_dof {n}, mass operator {}, Jacobian {} x {} ({n_rows} rows expected)",
                     mass.n_dofs(),
                     jac.n_rows(),
                     jac.n_dofs
@@ -40,10 +54,10 @@ impl StepMatrices {
             return Ok(Self::Structured { mass, jac });
         }
         let m = sys.mass_matrix(q);
-        let jac = contacts.jacobian(q);
-        if m.nrows() != n || m.ncols() != n || jac.nrows() != n_c || jac.ncols() != n {
+        let jac = dense();
+        if m.nrows() != n || m.ncols() != n || jac.nrows() != n_rows || jac.ncols() != n {
             return Err(ModelError::Dimension(format!(
-                "n_dof {n}, M {}x{}, Jacobian {}x{}, contacts {n_c}",
+                "n_dof {n}, M {}x{}, Jacobian {}x{} ({n_rows} rows expected)",
                 m.nrows(),
                 m.ncols(),
                 jac.nrows(),
@@ -52,6 +66,11 @@ impl StepMatrices {
         }
         let llt = m.llt(Side::Lower).map_err(|_| ModelError::MassNotPositiveDefinite { t })?;
         Ok(Self::Dense { llt, jac })
+    }
+
+    /// Whether the structured (sparse) path is in use.
+    pub(crate) fn is_structured(&self) -> bool {
+        matches!(self, Self::Structured { .. })
     }
 
     /// M^-1 x.
@@ -106,6 +125,28 @@ impl ActiveRows<'_> {
                 let ja = Mat::from_fn(self.active.len(), n, |a, j| jac[(self.active[a], j)]);
                 let minv_jt = llt.solve(ja.transpose().to_owned());
                 Lcp::from_dense(&ja * &minv_jt, b)
+            }
+        }
+    }
+
+    /// The entries (row, column, value) of W = J_A M^-1 J_A^T: the block assembly's nonzeros
+    /// for a structured model, every entry of the dense product otherwise.
+    pub(crate) fn delassus_entries(&self) -> Vec<(usize, usize, f64)> {
+        match self.m {
+            StepMatrices::Structured { mass, jac } => {
+                let rows = self.active.iter().map(|&c| jac.rows[c]).collect();
+                let w = mass.delassus(&Jacobian { n_dofs: jac.n_dofs, rows });
+                w.row.iter().zip(&w.col).zip(&w.val).map(|((&r, &c), &v)| (r, c, v)).collect()
+            }
+            StepMatrices::Dense { llt, jac } => {
+                let n = jac.ncols();
+                let ja = Mat::from_fn(self.active.len(), n, |a, j| jac[(self.active[a], j)]);
+                let w = &ja * llt.solve(ja.transpose().to_owned());
+                let m = self.active.len();
+                (0..m)
+                    .flat_map(|r| (0..m).map(move |c| (r, c)))
+                    .map(|(r, c)| (r, c, w[(r, c)]))
+                    .collect()
             }
         }
     }

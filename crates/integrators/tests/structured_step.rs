@@ -1,12 +1,14 @@
-//! Moreau–Jean on a scene model through its block structure (block-diagonal M^-1, sparse J,
-//! the contact crate's assembly of W, a sparse LCP) against the same model seen only through
+//! Time stepping of a scene model through its block structure (block-diagonal M^-1, sparse J,
+//! the contact crate's assembly of W, a sparse LCP) with Moreau–Jean, the position-level LCP and
+//! Stewart–Trinkle, against the same model seen only through
 //! its dense M(q) and J(q): the trajectories agree to round-off.
 
 use faer::Mat;
 use signorini_contact::Scene;
 use signorini_integrators::{
-    simulate_moreau_jean, simulate_position_lcp, ContactModel, MechanicalSystem, MoreauJeanParams,
-    MoreauJeanRun, PositionLcpParams, SceneModel,
+    simulate_moreau_jean, simulate_position_lcp, simulate_stewart_trinkle, ContactModel,
+    FrictionModel, MechanicalSystem, MoreauJeanParams, MoreauJeanRun, PositionLcpParams,
+    SceneModel, StewartTrinkleParams,
 };
 use signorini_lcp::Registry;
 
@@ -40,11 +42,24 @@ impl ContactModel for DenseView<'_> {
     }
 }
 
+impl FrictionModel for DenseView<'_> {
+    fn n_directions(&self) -> usize {
+        self.0.n_directions()
+    }
+    fn tangent_jacobian(&self, q: &[f64]) -> Mat<f64> {
+        self.0.tangent_jacobian(q)
+    }
+    fn friction_coefficient(&self, contact_idx: usize) -> f64 {
+        self.0.friction_coefficient(contact_idx)
+    }
+}
+
 const SCENE_2D: &str = r#"
 dimension = 2
 gravity = [0.0, -9.81]
 [material]
 restitution = 0.5
+friction = 0.3
 [[body]]
 name = "block"
 mass = 2.0
@@ -68,6 +83,8 @@ shape = { type = "halfspace", normal = [0.0, 1.0], offset = 0.0 }
 const SCENE_3D: &str = r#"
 dimension = 3
 gravity = [0.0, -9.81, 0.0]
+[material]
+friction = 0.4
 [[body]]
 name = "low"
 mass = 1.0
@@ -105,6 +122,13 @@ fn compare(text: &str) {
         .expect("structured position-level run");
     let dense = simulate_position_lcp(&view, &view, solver.as_ref(), 0.0, &q0, &v0, 600, &p)
         .expect("dense position-level run");
+    agree(&fast, &dense);
+    let mut p = StewartTrinkleParams::with_step(1e-3);
+    p.sample_every = 0;
+    let dense = simulate_stewart_trinkle(&view, &view, solver.as_ref(), 0.0, &q0, &v0, 300, &p)
+        .expect("dense Stewart–Trinkle run");
+    let fast = simulate_stewart_trinkle(&model, &model, solver.as_ref(), 0.0, &q0, &v0, 300, &p)
+        .expect("structured Stewart–Trinkle run");
     agree(&fast, &dense);
 }
 

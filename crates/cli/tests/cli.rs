@@ -365,8 +365,7 @@ fn solve_file(file: &Path, name: &str, lcp: &signorini_lcp::Lcp) -> Answer {
 #[test]
 fn every_registered_solver_on_problems_generated_at_test_time() {
     use signorini_lcp::{formats, generate, Lcp, Registry};
-    let names: Vec<String> =
-        Registry::builtin().names().iter().map(|s| s.to_string()).collect();
+    let names: Vec<String> = Registry::builtin().names().iter().map(|s| s.to_string()).collect();
     // (label, problem, solvers that must solve it: `None` = every registered solver).
     let psd_only = ["ipm", "apgd", "qp"];
     let general = ["lemke", "enum", "newton-fb", "newton-min", "auto"];
@@ -390,7 +389,11 @@ fn every_registered_solver_on_problems_generated_at_test_time() {
                 .expect("valid"),
             Some(general.to_vec()),
         ),
-        ("copositive_plus_infeasible", generate::random_copositive_plus_infeasible(8, 20_261_205).0, Some(vec![])),
+        (
+            "copositive_plus_infeasible",
+            generate::random_copositive_plus_infeasible(8, 20_261_205).0,
+            Some(vec![]),
+        ),
         // M = -I, q = -e: w = -z - e < 0 for every z >= 0 (negative definite, infeasible).
         (
             "negative_definite_infeasible",
@@ -415,7 +418,8 @@ fn every_registered_solver_on_problems_generated_at_test_time() {
                         failures.push(format!("{label} / {name}: solved but residual {res:.2e}"));
                     }
                     if !solvable {
-                        failures.push(format!("{label} / {name}: solved a problem without solution"));
+                        failures
+                            .push(format!("{label} / {name}: solved a problem without solution"));
                     }
                     if label.starts_with("negative") && psd_only.contains(&name.as_str()) {
                         failures.push(format!("{label} / {name}: PSD-only solver claimed solved"));

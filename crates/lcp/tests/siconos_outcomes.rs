@@ -15,7 +15,7 @@ use std::collections::BTreeSet;
 use std::path::PathBuf;
 use std::time::Duration;
 
-use signorini_lcp::diagnostics::{diagnose, DiagonalSign, Diagnostics};
+use signorini_lcp::diagnostics::{diagnose, Diagnostics, DiagonalSign};
 use signorini_lcp::merit::evaluate;
 use signorini_lcp::{formats, Lcp, Registry, SolveError, SolveOptions, Status};
 
@@ -52,13 +52,19 @@ enum Why {
 impl Why {
     fn reason(self) -> &'static str {
         match self {
-            Why::ZeroDiagonal => "outside class: M has a zero diagonal entry (splitting divides by m_ii)",
+            Why::ZeroDiagonal => {
+                "outside class: M has a zero diagonal entry (splitting divides by m_ii)"
+            }
             Why::NotSymmetric => "outside class: M is not symmetric (QP form needs M = M')",
             Why::TooLarge => "outside class: n > 20 (enumeration limit)",
             Why::NotMonotone => "outside class: (M + M')/2 is indefinite (ipm needs monotone M)",
             Why::NotPMatrix => "outside class: M is not a P-matrix",
-            Why::NotCopositivePlus => "outside class: M is not copositive-plus (Lemke's ray proves nothing)",
-            Why::NotP0 => "outside class: M is not P0 (FB merit has non-solution stationary points)",
+            Why::NotCopositivePlus => {
+                "outside class: M is not copositive-plus (Lemke's ray proves nothing)"
+            }
+            Why::NotP0 => {
+                "outside class: M is not P0 (FB merit has non-solution stationary points)"
+            }
             Why::NoSolutionExists => "no complementary solution exists (enum proves it)",
         }
     }
@@ -80,7 +86,8 @@ impl Why {
             }),
             Why::NotP0 => (0..n).any(|i| {
                 rows[i][i] < -tiny
-                    || (0..i).any(|j| rows[i][i] * rows[j][j] - rows[i][j] * rows[j][i] < -tiny * scale)
+                    || (0..i)
+                        .any(|j| rows[i][i] * rows[j][j] - rows[i][j] * rows[j][i] < -tiny * scale)
             }),
             Why::NoSolutionExists => {
                 let solver = Registry::builtin().build("enum").expect("enum is registered");
@@ -222,10 +229,18 @@ const TABLE: &[(&str, &str, Expect)] = &[
     ("lcp_Pang_isolated_sol_perturbed", "psor", Ends(Status::NumericalFailure, ZeroDiagonal)),
     ("lcp_Pang_isolated_sol_perturbed", "sgs", Ends(Status::NumericalFailure, ZeroDiagonal)),
     ("lcp_Pang_isolated_sol_perturbed", "bpgs", Ends(Status::NumericalFailure, ZeroDiagonal)),
-    ("lcp_Pang_isolated_sol_perturbed", "pgs-colored", Ends(Status::NumericalFailure, ZeroDiagonal)),
+    (
+        "lcp_Pang_isolated_sol_perturbed",
+        "pgs-colored",
+        Ends(Status::NumericalFailure, ZeroDiagonal),
+    ),
     ("lcp_Pang_isolated_sol_perturbed", "apgd", Refuses(NotSymmetric)),
     ("lcp_Pang_isolated_sol_perturbed", "newton-fb", Ends(Status::MaxIterations, NoSolutionExists)),
-    ("lcp_Pang_isolated_sol_perturbed", "newton-min", Ends(Status::MaxIterations, NoSolutionExists)),
+    (
+        "lcp_Pang_isolated_sol_perturbed",
+        "newton-min",
+        Ends(Status::MaxIterations, NoSolutionExists),
+    ),
     ("lcp_Pang_isolated_sol_perturbed", "ipm", Ends(Status::NumericalFailure, NotMonotone)),
     ("lcp_Pang_isolated_sol_perturbed", "qp", Refuses(NotSymmetric)),
     ("lcp_Pang_isolated_sol_perturbed", "auto", Ends(Status::NoSolution, NoSolutionExists)),
@@ -519,7 +534,12 @@ fn every_solver_on_every_siconos_file_ends_as_recorded() {
         };
         println!("{file:32} {name:12} {line}");
     }
-    assert!(failures.is_empty(), "{} pairs differ from the table:\n{}", failures.len(), failures.join("\n"));
+    assert!(
+        failures.is_empty(),
+        "{} pairs differ from the table:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
 }
 
 #[test]

@@ -130,8 +130,12 @@ fn step_to_boundary(x: &[f64], dx: &[f64]) -> f64 {
 /// Frobenius norm of M (for the round-off bound of the monotonicity test).
 fn frobenius(lcp: &Lcp) -> f64 {
     let sq: f64 = match lcp.matrix() {
-        Matrix::Dense(d) => (0..d.ncols()).map(|j| d.col(j).iter().map(|v| v * v).sum::<f64>()).sum(),
-        Matrix::Sparse(s) => (0..lcp.n()).map(|i| s.val_of_row(i).iter().map(|v| v * v).sum::<f64>()).sum(),
+        Matrix::Dense(d) => {
+            (0..d.ncols()).map(|j| d.col(j).iter().map(|v| v * v).sum::<f64>()).sum()
+        }
+        Matrix::Sparse(s) => {
+            (0..lcp.n()).map(|i| s.val_of_row(i).iter().map(|v| v * v).sum::<f64>()).sum()
+        }
     };
     sq.sqrt()
 }

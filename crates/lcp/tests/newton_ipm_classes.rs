@@ -231,8 +231,10 @@ fn delassus_like_1000_newton_fb_and_ipm_reach_1e_10() {
             assert_eq!(sol.status, Status::Solved, "{spec} ratio {ratio:e}: {:?}", sol.note);
             assert!(independently_solved(&lcp, &sol.z, 1e-10), "{spec} ratio {ratio:e}");
             let diff = max_rel_diff(&z_star, &sol.z);
-            // At mass ratio 10^4 W is ill-conditioned: a merit of 1e-10 then allows a larger
-            // error in z, so the distance to z* is only asserted up to ratio 100.
+            // At mass ratio 10^4 W is ill-conditioned (heavy bodies give W_cc ~ 1e-4, and
+            // nearly redundant contacts are kept apart only by the 1e-6 regularisation): ipm
+            // was measured at merit 1.2e-14 with |z - z*| / |z*| = 1.0e-5, newton-fb at 1.3e-13
+            // with 4.6e-7. The distance to z* is therefore only asserted up to ratio 100.
             if ratio <= 100.0 {
                 assert!(diff < 1e-6, "{spec} ratio {ratio:e}: |z - z*| / |z*| = {diff:.2e}");
             }

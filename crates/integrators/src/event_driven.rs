@@ -6,8 +6,10 @@
 //! closed contacts loaded (acceleration LCP, [`crate::acceleration`]). Events:
 //! - **impact**: an open contact's gap falls through zero; located by Brent to `root_tol` along
 //!   the flight integrator's own step (or in closed form for [`Flight::Ballistic`]); resolved by
-//!   the simultaneous Newton impact LCP of signorini-impact on every contact whose gap is within
-//!   `contact_tol`;
+//!   signorini-impact with the law of [`EventDrivenParams::law`] (Newton, Poisson, inelastic)
+//!   in the mode of [`EventDrivenParams::mode`] (the simultaneous impact LCP, or sequential
+//!   pairwise impacts with the ordering rule of [`signorini_impact::solve_sequential`]) on
+//!   every contact whose gap is within `contact_tol`;
 //! - **release**: a closed contact's N - a (continuous, N >= 0 and a >= 0 complementary) falls
 //!   through zero: it separates.
 //!
@@ -26,8 +28,8 @@ use std::cell::RefCell;
 use std::sync::Arc;
 
 use signorini_impact::{
-    solve_simultaneous, ImpactError, ImpactLaw, LcpSolveRecord, MechanicalImpact,
-    SimultaneousParams,
+    solve_sequential, solve_simultaneous, ImpactError, ImpactLaw, ImpactMode, LcpSolveRecord,
+    MechanicalImpact, SequentialParams, SimultaneousParams,
 };
 use signorini_lcp::{LcpSolver, SolveOptions};
 
@@ -84,6 +86,12 @@ pub struct EventDrivenParams {
     pub velocity_tol: f64,
     /// Limit on the number of impacts (default 100 000).
     pub max_impacts: usize,
+    /// The impact law at every impact (default Newton; the impact that closes an accumulation
+    /// is always inelastic).
+    pub law: ImpactLaw,
+    /// Simultaneous (one impact LCP) or sequential (pairwise) resolution (default
+    /// simultaneous).
+    pub mode: ImpactMode,
     /// Options for every LCP solve.
     pub options: SolveOptions,
 }
@@ -98,6 +106,8 @@ impl Default for EventDrivenParams {
             contact_tol: 1e-9,
             velocity_tol: 1e-9,
             max_impacts: 100_000,
+            law: ImpactLaw::Newton,
+            mode: ImpactMode::Simultaneous,
             options: SolveOptions::default(),
         }
     }
@@ -168,6 +178,8 @@ pub struct ImpactRecord {
     pub energy_after: f64,
     /// The law applied (inelastic for the impact that closes an accumulation).
     pub law: ImpactLaw,
+    /// Contact index of each pairwise impact in order (sequential mode; empty otherwise).
+    pub order: Vec<usize>,
 }
 
 /// An accumulation of impacts that the Zeno rule closed.
@@ -315,7 +327,7 @@ impl Runner<'_> {
                         });
                     }
                     let set = self.impact_set(&q1, &v1);
-                    let (v_new, record) = self.impact(te, &q1, &v1, &set, ImpactLaw::Newton)?;
+                    let (v_new, record) = self.impact(te, &q1, &v1, &set, self.p.law)?;
                     let single = if set.len() == 1 { Some(set[0]) } else { None };
                     series = match (series.take(), single) {
                         (Some((c, mut times)), Some(s)) if c == s => {
@@ -403,9 +415,19 @@ impl Runner<'_> {
         let wrap = |source| EventDrivenError::Impact { t, source };
         let imp =
             MechanicalImpact::new(self.sys.mass_matrix(q), &js, v.to_vec(), e).map_err(wrap)?;
-        let sp =
-            SimultaneousParams { options: self.p.options.clone(), ..SimultaneousParams::default() };
-        let out = solve_simultaneous(imp.problem(), law, self.solver, &sp).map_err(wrap)?;
+        let out = match self.p.mode {
+            ImpactMode::Simultaneous => {
+                let sp = SimultaneousParams {
+                    options: self.p.options.clone(),
+                    ..SimultaneousParams::default()
+                };
+                solve_simultaneous(imp.problem(), law, self.solver, &sp)
+            }
+            ImpactMode::Sequential => {
+                solve_sequential(imp.problem(), law, &SequentialParams::default())
+            }
+        }
+        .map_err(wrap)?;
         for rec in &out.lcp_solves {
             self.run.lcp_solves.push((t, rec.clone()));
         }
@@ -419,6 +441,7 @@ impl Runner<'_> {
             energy_before: rep.energy_before,
             energy_after: rep.energy_after,
             law,
+            order: out.order.iter().map(|&a| set[a]).collect(),
         };
         Ok((rep.velocity_after, record))
     }

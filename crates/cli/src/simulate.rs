@@ -17,13 +17,14 @@ use std::time::{Duration, Instant};
 use serde::Serialize;
 use serde_json::{json, Value};
 use signorini_contact::{BodyKind, Dimension, Scene};
+use signorini_impact::{ImpactLaw, ImpactMode};
 use signorini_integrators::event_driven::Flight;
 use signorini_integrators::moreau_jean::OnSolverFailure;
-use signorini_impact::{ImpactLaw, ImpactMode};
 use signorini_integrators::{
-    check_impact_support, integrator_from_name, SchemeKind, simulate_event_driven, simulate_moreau_jean, simulate_position_lcp,
-    simulate_stewart_trinkle, ContactModel, EventDrivenParams, MechanicalSystem, MoreauJeanParams,
-    PenaltyScene, PositionLcpParams, SceneModel, StewartTrinkleParams,
+    check_impact_support, integrator_from_name, simulate_event_driven, simulate_moreau_jean,
+    simulate_position_lcp, simulate_stewart_trinkle, ContactModel, EventDrivenParams,
+    MechanicalSystem, MoreauJeanParams, PenaltyScene, PositionLcpParams, SceneModel, SchemeKind,
+    StewartTrinkleParams,
 };
 use signorini_lcp::{LcpSolver, Status};
 
@@ -67,6 +68,10 @@ pub struct SimulateArgs {
     /// Moreau–Jean theta in [0, 1] (default 1/2).
     #[arg(long, allow_negative_numbers = true)]
     pub theta: Option<f64>,
+    /// Number k of friction-cone directions for stewart-trinkle (2D: 2, the default; 3D: k >= 3,
+    /// default 4).
+    #[arg(long = "friction-directions")]
+    pub friction_directions: Option<usize>,
     /// Write the trajectory as CSV to this file.
     #[arg(long)]
     pub out: Option<PathBuf>,
@@ -251,6 +256,18 @@ pub fn run(args: &SimulateArgs) -> Result<Done, CliError> {
     if sim.impact_law == ImpactLaw::Inelastic {
         model.set_restitution(0.0);
     }
+    if let Some(k) = args.friction_directions {
+        let ok = match model.scene().dimension {
+            Dimension::Two => k == 2,
+            Dimension::Three => k >= 3,
+        };
+        if !ok {
+            return Err(CliError(format!(
+                "--friction-directions {k}: must be 2 in 2D and at least 3 in 3D"
+            )));
+        }
+        model.set_friction_directions(k);
+    }
     let solver = build_solver(&args.solver)?;
     let impact = (sim.impact_law, sim.impact_mode);
     let mut outcome = if let Some(name) = scheme.strip_prefix("penalty:") {
@@ -411,7 +428,14 @@ impl Episodes {
         e
     }
 
-    fn sample(&self, model: &SceneModel, sys: &PenaltyScene, t: f64, q: &[f64], v: &[f64]) -> Previous {
+    fn sample(
+        &self,
+        model: &SceneModel,
+        sys: &PenaltyScene,
+        t: f64,
+        q: &[f64],
+        v: &[f64],
+    ) -> Previous {
         let gaps = model.gaps(q);
         let forces = sys.normal_forces(q, v);
         let mut penetrating = vec![false; self.pairs.len()];

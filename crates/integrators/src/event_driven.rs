@@ -369,6 +369,13 @@ impl Runner<'_> {
                                     <= self.p.velocity_tol * scale.max(f64::MIN_POSITIVE)
                             })
                             .collect();
+                        // A contact of the impact that now separates is open, even if it was
+                        // closed before (a resting contact that the impact pushed apart).
+                        for &i in &set {
+                            if !resting.contains(&i) && self.normal_velocity(&q, &v, i) > 0.0 {
+                                self.run.closed[i] = false;
+                            }
+                        }
                         self.close_by_lcp(&resting, t, &q, &v)?;
                     }
                 }

@@ -65,9 +65,8 @@ pub fn check_impact_support(
     law: ImpactLaw,
     mode: ImpactMode,
 ) -> Result<(), UnsupportedImpact> {
-    let refuse = |key, value, reason| {
-        Err(UnsupportedImpact { scheme: scheme.as_str(), key, value, reason })
-    };
+    let refuse =
+        |key, value, reason| Err(UnsupportedImpact { scheme: scheme.as_str(), key, value, reason });
     match (scheme, law) {
         (SchemeKind::EventDriven, _) => return Ok(()),
         (SchemeKind::Penalty, ImpactLaw::Inelastic | ImpactLaw::Poisson) => {
@@ -118,12 +117,13 @@ mod tests {
             for law in [ImpactLaw::Newton, ImpactLaw::Inelastic] {
                 assert!(check_impact_support(scheme, law, ImpactMode::Simultaneous).is_ok());
             }
-            let err =
-                check_impact_support(scheme, ImpactLaw::Poisson, ImpactMode::Simultaneous)
-                    .unwrap_err();
-            assert!(err.to_string().contains("poisson") && err.to_string().contains("event-driven"));
-            let err =
-                check_impact_support(scheme, ImpactLaw::Newton, ImpactMode::Sequential).unwrap_err();
+            let err = check_impact_support(scheme, ImpactLaw::Poisson, ImpactMode::Simultaneous)
+                .unwrap_err();
+            assert!(
+                err.to_string().contains("poisson") && err.to_string().contains("event-driven")
+            );
+            let err = check_impact_support(scheme, ImpactLaw::Newton, ImpactMode::Sequential)
+                .unwrap_err();
             assert_eq!(err.key, "impact");
         }
         assert!(check_impact_support(

@@ -84,6 +84,10 @@ pub struct EventDrivenParams {
     /// Post-impact normal velocities below velocity_tol (relative to the impact speed) count as
     /// zero, so the contact goes to the acceleration LCP (default 1e-9).
     pub velocity_tol: f64,
+    /// A closed contact releases where N - a falls below -release_tol, i.e. once its normal
+    /// acceleration exceeds release_tol (acceleration unit; default 1e-9), so round-off at an
+    /// unloaded contact of a redundant set does not release it.
+    pub release_tol: f64,
     /// Limit on the number of impacts (default 100 000).
     pub max_impacts: usize,
     /// The impact law at every impact (default Newton; the impact that closes an accumulation
@@ -105,6 +109,7 @@ impl Default for EventDrivenParams {
             ratio_tol: 1e-3,
             contact_tol: 1e-9,
             velocity_tol: 1e-9,
+            release_tol: 1e-9,
             max_impacts: 100_000,
             law: ImpactLaw::Newton,
             mode: ImpactMode::Simultaneous,
@@ -147,6 +152,15 @@ pub enum EventDrivenError {
         /// Gap at the computed root.
         gap: f64,
         /// Time.
+        t: f64,
+    },
+    /// Events keep occurring at one instant without time advancing (e.g. redundant contacts
+    /// whose reactions are not unique, so the acceleration LCP keeps switching between them).
+    #[error("{events} events at t = {t} without time advancing")]
+    Stalled {
+        /// Number of consecutive events at that instant.
+        events: usize,
+        /// The instant.
         t: f64,
     },
     /// More impacts than allowed (an accumulation the rule did not catch).
@@ -224,6 +238,9 @@ pub struct EventDrivenRun {
     /// Every LCP solve with its time.
     pub lcp_solves: Vec<(f64, LcpSolveRecord)>,
 }
+
+/// More consecutive events than this at one instant is [`EventDrivenError::Stalled`].
+const STALL_EVENTS: usize = 100;
 
 enum Next {
     Impact { t: f64, q: Vec<f64>, v: Vec<f64> },
@@ -304,7 +321,12 @@ impl Runner<'_> {
         self.close_by_lcp(&touching, t, &q, &v)?;
         // Impact times of the current run of impacts of one contact: (contact, times).
         let mut series: Option<(usize, Vec<f64>)> = None;
+        // Consecutive events at one instant (no time progress).
+        let mut same_instant = (t, 0usize);
         while t < t_end {
+            if same_instant.1 > STALL_EVENTS {
+                return Err(EventDrivenError::Stalled { events: same_instant.1, t });
+            }
             match self.next_event(t, &q, &v, t_end)? {
                 Next::End { q: q1, v: v1 } => {
                     t = t_end;
@@ -381,6 +403,7 @@ impl Runner<'_> {
                 }
             }
             self.run.samples.push(Sample { t, q: q.clone(), v: v.clone() });
+            same_instant = if t > same_instant.0 { (t, 0) } else { (t, same_instant.1 + 1) };
         }
         self.run.end = Sample { t, q, v };
         Ok(())
@@ -621,6 +644,9 @@ impl Runner<'_> {
             }
             // Releases of closed contacts: N - a falls below zero.
             if !set.is_empty() {
+                // N - a + tol: a contact releases once its acceleration exceeds the tolerance,
+                // not on round-off (a ~ 1e-16 at an unloaded contact of a redundant set).
+                let release_tol = self.p.release_tol;
                 let switch = |tau: f64| -> Result<Vec<f64>, EventDrivenError> {
                     let (qs, vs) = step(tau)?;
                     let cf = acceleration_lcp(
@@ -634,7 +660,7 @@ impl Runner<'_> {
                         &self.p.options,
                     )?;
                     Ok((0..set.len())
-                        .map(|a| cf.normal_force[a] - cf.normal_acceleration[a])
+                        .map(|a| cf.normal_force[a] - cf.normal_acceleration[a] + release_tol)
                         .collect())
                 };
                 let s1 = switch(tau_max)?;

@@ -766,3 +766,49 @@ fn penalty_episodes_report_energy_and_the_energy_stable_integrators_never_gain()
         }
     }
 }
+
+/// Every reference scene of `verification/scenes/` under every scheme that accepts it (the
+/// others refuse with exit 2 and say why): no impact or penalty episode gains energy (e <= 1
+/// throughout; implicit Euler for the penalty scenes), beyond round-off of 1e-12 relative.
+#[test]
+fn no_reference_run_gains_energy() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../verification/scenes");
+    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .expect("scenes folder")
+        .map(|e| e.expect("entry").path())
+        .filter(|p| p.extension().is_some_and(|x| x == "toml"))
+        .collect();
+    files.sort();
+    assert!(files.len() >= 20, "{files:?}");
+    let mut runs = 0;
+    for f in &files {
+        let file = f.to_string_lossy().into_owned();
+        for scheme in [
+            "event-driven",
+            "moreau-jean",
+            "stewart-trinkle",
+            "position-lcp",
+            "penalty:implicit-euler",
+        ] {
+            let out =
+                signorini(&["simulate", &file, "--scheme", scheme, "--t-end", "0.5", "--json"]);
+            let err = String::from_utf8_lossy(&out.stderr);
+            if out.status.code() == Some(2) {
+                assert!(
+                    err.contains("does not implement") || err.contains("required by penalty"),
+                    "{file} {scheme}: {err}"
+                );
+                continue;
+            }
+            assert_eq!(out.status.code(), Some(0), "{file} {scheme}: {err}");
+            let v: Value = serde_json::from_slice(&out.stdout).expect("JSON");
+            for imp in v["impacts"].as_array().expect("impacts") {
+                let before = imp["energy_before"].as_f64().expect("energy_before");
+                let after = imp["energy_after"].as_f64().expect("energy_after");
+                assert!(after <= before + 1e-12 * before.abs().max(1.0), "{file} {scheme}: {imp}");
+            }
+            runs += 1;
+        }
+    }
+    assert!(runs >= 50, "only {runs} runs");
+}

@@ -7,7 +7,8 @@
 //! 1. free velocity v_free = v_k + h M^-1 f, with M = M(q_k) and the forces evaluated once at
 //!    (t_k + theta h, q_k, v_k) (explicit in q and v: exact for constant and time-dependent
 //!    forces; the implicit treatment of stiff linear K, C of Acary & Brogliato is not here);
-//! 2. active contacts: g_i(q_k) + gamma h (J v_k)_i <= 0;
+//! 2. active contacts: g_i(q_k) + gamma h (J v_k)_i <= activation_tol (default 1e-12, so that
+//!    a resting contact whose gap rounds to +1e-20 stays active);
 //! 3. the velocity LCP over the active set, U = J v_{k+1} = J v_free + W Λ,
 //!    w = W Λ + (J v_free + e ∘ J v_k) >= 0 ⊥ Λ >= 0 (Newton's law U + e U_k >= 0), with
 //!    W = J M^-1 J', solved by any [`LcpSolver`];
@@ -39,6 +40,10 @@ pub struct MoreauJeanParams {
     pub theta: f64,
     /// Activation look-ahead gamma in [0, 1] (default 1/2).
     pub gamma: f64,
+    /// A contact is active when g + gamma h J v <= activation_tol (length unit of the model;
+    /// default 1e-12). Zero lets round-off in a resting contact's gap (1e-20 above zero after
+    /// an LCP solve) switch it off for a step, so a resting box drops onto one corner.
+    pub activation_tol: f64,
     /// Options for every LCP solve.
     pub options: SolveOptions,
     /// Policy for failed solves (default stop).
@@ -54,6 +59,7 @@ impl MoreauJeanParams {
             step,
             theta: 0.5,
             gamma: 0.5,
+            activation_tol: 1e-12,
             options: SolveOptions::default(),
             on_failure: OnSolverFailure::Stop,
             sample_every: 1,
@@ -66,6 +72,12 @@ impl MoreauJeanParams {
             return Err(MoreauJeanError::Input(format!(
                 "step = {}: must be a finite number > 0",
                 self.step
+            )));
+        }
+        if !(self.activation_tol.is_finite() && self.activation_tol >= 0.0) {
+            return Err(MoreauJeanError::Input(format!(
+                "activation_tol = {}: must be a finite number >= 0",
+                self.activation_tol
             )));
         }
         for (name, x) in [("theta", self.theta), ("gamma", self.gamma)] {
@@ -213,7 +225,7 @@ pub fn simulate_moreau_jean(
         let v_free: Vec<f64> = (0..n).map(|i| v[i] + h * minv_f[i]).collect();
         let u_k = mats.jv(&v);
         let active: Vec<usize> =
-            (0..n_c).filter(|&c| gaps[c] + gamma * h * u_k[c] <= 0.0).collect();
+            (0..n_c).filter(|&c| gaps[c] + gamma * h * u_k[c] <= params.activation_tol).collect();
         let mut v_new = v_free.clone();
         let mut lcp_record = None;
         if !active.is_empty() {

@@ -160,6 +160,12 @@ impl SceneModel {
         }
     }
 
+    /// The (body a, body b) scene indices of every contact, in the model's order.
+    pub fn contact_body_indices(&self) -> Vec<(usize, usize)> {
+        let (q, v) = self.initial_state();
+        self.contacts_at(&self.bodies_at(&q, &v)).iter().map(|c| (c.body_a, c.body_b)).collect()
+    }
+
     /// Kinetic energy ½ vᵀ M v at (q, v).
     pub fn kinetic_energy(&self, q: &[f64], v: &[f64]) -> f64 {
         let mass = BlockDiagonalMass::new(&self.layout, &self.bodies_at(q, v));
@@ -283,6 +289,32 @@ pub struct PenaltyScene {
     pub stiffness: f64,
     /// Damping c (N s/m).
     pub damping: f64,
+}
+
+impl PenaltyScene {
+    /// The normal force N_i = max(k δ + c δ', 0) of every contact at (q, v).
+    pub fn normal_forces(&self, q: &[f64], v: &[f64]) -> Vec<f64> {
+        let m = &self.model;
+        let bodies = m.bodies_at(q, v);
+        let contacts = m.contacts_at(&bodies);
+        let j = Jacobian::normal(&m.layout, &bodies, &contacts);
+        let rates = j.apply(v);
+        contacts
+            .iter()
+            .zip(&rates)
+            .map(|(c, &r)| {
+                signorini_contact::compliant::kelvin_voigt(self.stiffness, self.damping, c.gap, r)
+            })
+            .collect()
+    }
+
+    /// The energy stored in the springs, Σ ½ k δ_i² with δ_i = max(−d_i, 0). With it,
+    /// T + V_gravity + V_elastic does not grow along exact solutions for c >= 0: its rate is
+    /// −c δ'² where the force is k δ + c δ' and k δ δ' < 0 where the force is clamped at 0.
+    pub fn elastic_energy(&self, q: &[f64]) -> f64 {
+        use crate::model::ContactModel as _;
+        self.model.gaps(q).iter().map(|d| 0.5 * self.stiffness * d.min(0.0).powi(2)).sum()
+    }
 }
 
 impl SecondOrderSystem for PenaltyScene {

@@ -1,7 +1,8 @@
 //! Moreau–Jean time stepping of a granular column: an m x m x h lattice of touching spheres
 //! (radius 0.5, masses 1-3 kg) on a floor, 10^2, 10^3 and 10^4 spheres, ten steps of
 //! h = 10^-3 s per sample, the velocity-level LCP of every step solved by name (`pgs` and
-//! `newton-min`). The figure is the cost of a step with everything in it: contact detection,
+//! `newton-min`), contact candidates from the grid broad phase
+//! (`SceneModel::with_candidate_distance`). The figure is the cost of a step with everything in it: contact detection,
 //! Jacobians, the Delassus assembly, the LCP solve and the update.
 // criterion_group! generates an undocumented public function.
 #![allow(missing_docs)]
@@ -46,7 +47,8 @@ fn bench_stepping(c: &mut Criterion) {
     group.sample_size(10).warm_up_time(Duration::from_secs(1));
     for (m, layers) in COLUMNS {
         let spheres = m * m * layers;
-        let model = match SceneModel::new(column(m, layers)) {
+        // Candidates from the grid broad phase (boxes within 0.1 m): the column only settles.
+        let model = match SceneModel::with_candidate_distance(column(m, layers), 0.1) {
             Ok(model) => model,
             Err(e) => {
                 eprintln!("stepping: column of {spheres} spheres skipped: {e}");

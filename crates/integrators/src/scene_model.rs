@@ -13,14 +13,18 @@
 //! **Contacts.** The contact set is fixed at construction: every pair of bodies that are not
 //! both fixed, with every point feature of the pair (sphere centre, box vertices, capsule ends),
 //! i.e. the contact crate's narrow phase with an infinite margin. Gaps may therefore be large
-//! and positive; the steppers activate a contact by its gap.
+//! and positive; the steppers activate a contact by its gap. That set has O(n²) pairs; for
+//! large scenes [`SceneModel::with_candidate_distance`] keeps only the pairs whose bounding
+//! boxes are within a distance d at construction (the contact crate's grid broad phase, near
+//! linear in n), which is exact as long as no two bodies that start further apart than d meet
+//! during the run (a packing that settles, not a scene where bodies travel).
 
 use faer::Mat;
 use signorini_contact::detect::{gap_acceleration_bias, pair_contacts};
 use signorini_contact::jacobian::Jacobian;
 use signorini_contact::{
-    generalized_force, BlockDiagonalMass, Body, BodyKind, Contact, ContactError, Dimension,
-    DofLayout, MassMatrix, Quat, Scene,
+    broad_phase, generalized_force, BlockDiagonalMass, Body, BodyKind, Contact, ContactError,
+    Dimension, DofLayout, MassMatrix, Quat, Scene, SceneError,
 };
 
 use crate::model::{ContactModel, MechanicalSystem};
@@ -40,20 +44,44 @@ pub struct SceneModel {
 }
 
 impl SceneModel {
-    /// Builds the model; fails when a pair of shapes has no narrow phase.
+    /// Builds the model with every pair of bodies as a contact candidate; fails when a pair of
+    /// shapes has no narrow phase.
     pub fn new(scene: Scene) -> Result<Self, ContactError> {
+        let n = scene.bodies.len();
+        let all = (0..n).flat_map(|i| (i + 1..n).map(move |j| (i, j)));
+        Self::with_candidates(scene, all)
+    }
+
+    /// Builds the model with the pairs whose bounding boxes, each inflated by d / 2, overlap in
+    /// the initial state (so bounding boxes at most d apart; half-spaces pair with every bounded
+    /// body) as the only contact candidates. Errors when d is not a finite number >= 0 or a pair
+    /// of shapes has no narrow phase.
+    pub fn with_candidate_distance(scene: Scene, d: f64) -> Result<Self, ContactError> {
+        if !(d.is_finite() && d >= 0.0) {
+            return Err(ContactError::Scene(SceneError::Invalid {
+                body: None,
+                key: "candidate_distance".into(),
+                message: format!("{d}: must be a finite number >= 0"),
+            }));
+        }
+        let pairs = broad_phase(&scene.bodies, 0.5 * d);
+        Self::with_candidates(scene, pairs)
+    }
+
+    fn with_candidates(
+        scene: Scene,
+        candidates: impl IntoIterator<Item = (usize, usize)>,
+    ) -> Result<Self, ContactError> {
         let dim = scene.dimension;
         let layout = DofLayout::new(dim, &scene.bodies);
         let reference = scene.bodies.iter().map(|b| b.orientation).collect();
         let mut pairs = Vec::new();
         let mut n_contacts = 0;
-        for i in 0..scene.bodies.len() {
-            for j in i + 1..scene.bodies.len() {
-                let c = pair_contacts(&scene.bodies, dim, i, j, f64::INFINITY)?;
-                if !c.is_empty() {
-                    n_contacts += c.len();
-                    pairs.push((i, j));
-                }
+        for (i, j) in candidates {
+            let c = pair_contacts(&scene.bodies, dim, i, j, f64::INFINITY)?;
+            if !c.is_empty() {
+                n_contacts += c.len();
+                pairs.push((i, j));
             }
         }
         let restitution = scene.material.restitution;

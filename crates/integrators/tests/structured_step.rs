@@ -153,3 +153,71 @@ fn structured_and_dense_steps_agree_in_2d() {
 fn structured_and_dense_steps_agree_in_3d() {
     compare(SCENE_3D);
 }
+
+/// A 3 x 3 x 3 lattice of touching spheres on a floor, masses 1..3 kg.
+fn lattice_scene() -> Scene {
+    let mut scene = Scene::new(signorini_contact::Dimension::Three, [0.0, -9.81, 0.0]);
+    for i in 0..3 {
+        for j in 0..3 {
+            for k in 0..3 {
+                scene.bodies.push(signorini_contact::Body::rigid(
+                    format!("g{i}{j}{k}"),
+                    signorini_contact::Dimension::Three,
+                    1.0 + ((i + j + k) % 3) as f64,
+                    signorini_contact::Shape::Sphere { radius: 0.5 },
+                    [i as f64, 0.5 + j as f64, k as f64],
+                ));
+            }
+        }
+    }
+    scene.with_body(signorini_contact::Body::fixed(
+        "floor",
+        signorini_contact::Shape::HalfSpace { normal: [0.0, 1.0, 0.0], offset: 0.0 },
+    ))
+}
+
+#[test]
+fn broad_phase_candidates_give_the_all_pairs_trajectory() {
+    let all = SceneModel::new(lattice_scene()).expect("model");
+    let near = SceneModel::with_candidate_distance(lattice_scene(), 0.1).expect("model");
+    // 27 spheres: 351 sphere pairs + 27 floor pairs. With d = 0.1 the broad phase keeps the
+    // sphere pairs whose boxes (side 1, centres on the unit lattice) overlap once inflated by
+    // 0.05, i.e. centres at most 1.1 apart along every axis (face, edge and corner neighbours),
+    // and the floor with the bottom layer only.
+    assert_eq!(all.n_contacts(), 351 + 27);
+    let centres: Vec<[f64; 3]> = lattice_scene().bodies[..27].iter().map(|b| b.position).collect();
+    let mut sphere_pairs = 0;
+    for (a, pa) in centres.iter().enumerate() {
+        for pb in &centres[a + 1..] {
+            if (0..3).all(|d| (pa[d] - pb[d]).abs() <= 1.1) {
+                sphere_pairs += 1;
+            }
+        }
+    }
+    assert_eq!(near.n_contacts(), sphere_pairs + 9);
+    let solver = Registry::builtin().build("lemke").expect("lemke");
+    let mut p = MoreauJeanParams::with_step(1e-3);
+    p.sample_every = 0;
+    let (q0, v0) = all.initial_state();
+    let a = simulate_moreau_jean(&all, &all, solver.as_ref(), 0.0, &q0, &v0, 200, &p)
+        .expect("all-pairs run");
+    let b = simulate_moreau_jean(&near, &near, solver.as_ref(), 0.0, &q0, &v0, 200, &p)
+        .expect("broad-phase run");
+    assert!(a.steps.iter().all(|s| s.n_active >= 9), "the bottom layer rests on the floor");
+    assert_eq!(
+        a.steps.iter().map(|s| s.n_active).collect::<Vec<_>>(),
+        b.steps.iter().map(|s| s.n_active).collect::<Vec<_>>()
+    );
+    let scale = a.q.iter().chain(&a.v).fold(1.0_f64, |m, x| m.max(x.abs()));
+    for (x, y) in a.q.iter().chain(&a.v).zip(b.q.iter().chain(&b.v)) {
+        assert!((x - y).abs() <= 1e-10 * scale, "all pairs {x} vs broad phase {y}");
+    }
+}
+
+#[test]
+fn a_bad_candidate_distance_is_an_error() {
+    for d in [-1.0, f64::NAN, f64::INFINITY] {
+        let e = SceneModel::with_candidate_distance(lattice_scene(), d).expect_err("bad d");
+        assert!(e.to_string().contains("candidate_distance"), "{e}");
+    }
+}

@@ -14,6 +14,7 @@
 //! ```toml
 //! name = "quick"
 //! problems = ["lcp/seed", "../shared/data/siconos-lcp/*.dat"]
+//! problem_dirs = ["my-problems"]   # optional: every supported file in the directory
 //! solvers = ["lemke", "pgs:omega=1.3"]
 //! tol = 1e-8
 //! time_limit = 10.0
@@ -44,7 +45,14 @@ pub struct StudySpec {
     /// Problem patterns: a case-id prefix of the verification registry (starts with `lcp/`) or
     /// a file path whose last component may hold `*` / `?` wildcards, relative to the
     /// workspace root unless absolute. Any format [`read_problem`] reads.
+    #[serde(default)]
     pub problems: Vec<String>,
+    /// Directories of user problem files (relative to the workspace root unless absolute):
+    /// every file of a supported format in each is a problem, in name order, after those of
+    /// `problems` (see [`crate::problem_dir`]). A file that does not read stops the study with
+    /// [`StudyError::Unreadable`] naming it.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub problem_dirs: Vec<String>,
     /// Solver specs built through [`Registry::build`], e.g. `pgs:omega=1.3`.
     pub solvers: Vec<String>,
     /// Merit tolerance passed to every solver.
@@ -90,6 +98,9 @@ pub enum StudyError {
     /// A problem pattern matched nothing.
     #[error("problem pattern `{0}` matches no file and no registry case")]
     NoMatch(String),
+    /// A problem directory cannot be listed, is empty, or holds a file that does not read.
+    #[error("problem_dirs: {0}")]
+    Unreadable(#[from] crate::problem_dir::ProblemDirError),
     /// A shard argument is malformed.
     #[error("shard `{0}`: expected K/N with 1 <= K <= N")]
     Shard(String),
@@ -132,8 +143,8 @@ impl StudySpec {
         if !(self.time_limit.is_finite() && self.time_limit > 0.0) {
             return Err(bad(format!("time_limit = {} must be positive seconds", self.time_limit)));
         }
-        if self.problems.is_empty() {
-            return Err(bad("`problems` is empty".into()));
+        if self.problems.is_empty() && self.problem_dirs.is_empty() {
+            return Err(bad("`problems` and `problem_dirs` are both empty".into()));
         }
         if self.solvers.is_empty() {
             return Err(bad("`solvers` is empty".into()));
@@ -275,6 +286,17 @@ pub fn expand_problems(spec: &StudySpec, root: &Path) -> Result<Vec<ProblemRef>,
             return Err(StudyError::NoMatch(pattern.clone()));
         }
         for p in found {
+            if !out.contains(&p) {
+                out.push(p);
+            }
+        }
+    }
+    for dir in &spec.problem_dirs {
+        let path = Path::new(dir);
+        let path = if path.is_absolute() { path.to_path_buf() } else { root.join(path) };
+        // Every file is read once here, so an unreadable one stops the study before it runs.
+        for (id, file, _) in crate::problem_dir::load(&path)? {
+            let p = ProblemRef { id, source: ProblemSource::File(file) };
             if !out.contains(&p) {
                 out.push(p);
             }
@@ -455,6 +477,24 @@ pub fn run_study(
         rows,
         checks,
     })
+}
+
+/// Reads the study file `file`, expands its problems (files relative to `root`, the workspace
+/// root) and runs the whole study with the solvers of `registry` on the default thread count,
+/// without a progress callback. The entry point for a crate outside the workspace: it passes a
+/// registry holding its own solvers beside (or instead of) [`Registry::builtin`], and the
+/// study file names them like any other (see `verification/examples/external-solver`).
+pub fn run_study_file(
+    file: &Path,
+    root: &Path,
+    registry: &Registry,
+) -> Result<StudyResult, StudyError> {
+    let spec = StudySpec::read(file)?;
+    let problems = expand_problems(&spec, root)?;
+    let threads = crate::case::default_threads();
+    let command = format!("study {}", file.display());
+    let provenance = Provenance::collect(root, threads, Vec::new(), &command);
+    run_study(&spec, problems, registry, None, threads, provenance, &|| {})
 }
 
 /// Merges shard results of one study into a whole: same spec and problem list, every case

@@ -807,6 +807,44 @@ mod tests {
     }
 
     #[test]
+    fn problem_dirs_expand_to_their_files_and_name_an_unreadable_one() {
+        let dir = std::env::temp_dir().join(format!("signorini-study-dir-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).expect("temp dir");
+        let json =
+            r#"{"format": "signorini-lcp/1", "M": {"dense": [[2, 1], [1, 2]]}, "q": [-3, -3]}"#;
+        std::fs::write(dir.join("b.json"), json).expect("write");
+        std::fs::write(dir.join("a.json"), json).expect("write");
+        std::fs::write(dir.join("notes.txt"), "skipped").expect("write");
+        let text = format!(
+            "problems = [\"lcp/seed/a1\"]\nproblem_dirs = [{:?}]\nsolvers = [\"lemke\"]\n\
+             tol = 1e-8\ntime_limit = 1.0\n",
+            dir.display().to_string()
+        );
+        let spec = StudySpec::parse(&text, "t").expect("valid study");
+        let problems = expand_problems(&spec, Path::new("/")).expect("expands");
+        let ids: Vec<&str> = problems.iter().map(|p| p.id.as_str()).collect();
+        assert_eq!(ids, ["lcp/seed/a1_two_variable", "a.json", "b.json"]);
+        let result = run_study(
+            &spec,
+            problems,
+            &Registry::builtin(),
+            None,
+            1,
+            Provenance::collect(Path::new("/"), 1, Vec::new(), "test"),
+            &|| {},
+        )
+        .expect("runs");
+        assert!(result.rows.iter().all(Row::solved), "{:?}", result.rows);
+        std::fs::write(dir.join("c.json"), "{\"format\": ").expect("write");
+        match expand_problems(&spec, Path::new("/")) {
+            Err(e @ StudyError::Unreadable(_)) => assert!(e.to_string().contains("c.json"), "{e}"),
+            other => panic!("expected Unreadable, got {other:?}"),
+        }
+        std::fs::remove_dir_all(&dir).ok();
+    }
+
+    #[test]
     fn bad_study_files_are_errors() {
         let ok = "problems = [\"lcp/seed\"]\nsolvers = [\"lemke\"]\ntol = 1e-8\ntime_limit = 1.0\n";
         assert!(StudySpec::parse(ok, "t").is_ok());

@@ -169,9 +169,16 @@ pub enum FormatErrorKind {
     /// MatrixMarket content the reader does not take (complex, pattern, array symmetric).
     #[error("{0}")]
     Unsupported(String),
-    /// An FCLIB (HDF5) file that cannot be read as a local problem.
+    /// An FCLIB (HDF5) file that cannot be read as a local problem (boxed: keeps the error
+    /// small).
     #[error("FCLIB: {0}")]
-    Fclib(#[from] fclib::FclibError),
+    Fclib(Box<fclib::FclibError>),
+}
+
+impl From<fclib::FclibError> for FormatErrorKind {
+    fn from(e: fclib::FclibError) -> Self {
+        FormatErrorKind::Fclib(Box::new(e))
+    }
 }
 
 /// A file error: what is wrong ([`FormatErrorKind`]) and where (file, 1-based line, token).

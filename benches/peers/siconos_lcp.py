@@ -9,6 +9,10 @@ returned z (the signorini definition) and prints one JSON object per problem and
 
 Usage: siconos_lcp.py [--repeats R] [--solvers lexicolemke,pgs,newton_FB] FILE.json ...
 Needs Debian's python3-siconos (Siconos numerics 4.4): run it with /usr/bin/python3.
+A coo M is passed to Siconos as a scipy.sparse CSC matrix (python3-scipy) for `pgs`, the one
+of these Siconos 4.4 LCP solvers that accepts sparse storage (lcp_newton_FB asserts a dense
+M->matrix0 and aborts); the other solvers get a dense copy up to DENSE_LIMIT unknowns and are
+refused above it.
 """
 
 import argparse
@@ -20,12 +24,21 @@ import time
 import numpy as np
 import siconos.numerics as sn
 
+try:
+    import scipy.sparse as scipy_sparse
+except ImportError:  # Debian: apt-get install python3-scipy
+    scipy_sparse = None
+
 SOLVERS = {
     "lexicolemke": (sn.SICONOS_LCP_LEMKE, sn.lcp_lexicolemke),
     "pgs": (sn.SICONOS_LCP_PGS, sn.lcp_pgs),
     "newton_FB": (sn.SICONOS_LCP_NEWTON_FB_FBLSA, sn.lcp_newton_FB),
     "newton_minFBLSA": (sn.SICONOS_LCP_NEWTON_MIN_FBLSA, sn.lcp_newton_minFB),
 }
+
+
+DENSE_LIMIT = 3000
+SPARSE_OK = {"pgs"}
 
 
 def merit(M, q, z):
@@ -44,11 +57,19 @@ def load(path):
     if "dense" in m:
         M = np.array(m["dense"], dtype=float)
     elif "coo" in m:
-        # Siconos' Python bindings take a sparse M only through scipy; without it M is
-        # densified (fine up to a few thousand unknowns).
         c = m["coo"]
-        M = np.zeros((c["n"], c["n"]))
-        np.add.at(M, (np.array(c["row"]), np.array(c["col"])), np.array(c["val"], dtype=float))
+        row, col = np.array(c["row"]), np.array(c["col"])
+        val = np.array(c["val"], dtype=float)
+        if scipy_sparse is not None:
+            # Duplicates are summed, as in the signorini format; 64-bit indices as Siconos uses.
+            M = scipy_sparse.coo_matrix((val, (row, col)), shape=(c["n"], c["n"])).tocsc()
+            M.indices = M.indices.astype(np.int64)
+            M.indptr = M.indptr.astype(np.int64)
+        else:
+            if c["n"] > DENSE_LIMIT:
+                raise ValueError(f"{path}: sparse n = {c['n']} needs scipy (apt-get install python3-scipy)")
+            M = np.zeros((c["n"], c["n"]))
+            np.add.at(M, (row, col), val)
     else:
         raise ValueError(f"{path}: M is neither dense nor coo")
     q = np.array(data["q"], dtype=float)
@@ -60,7 +81,17 @@ def load(path):
 def run(name, path, M, q, solver, repeats, max_iter, tol):
     solver_id, fn = SOLVERS[solver]
     n = q.shape[0]
-    problem = sn.LCP(np.ascontiguousarray(M), q.copy())
+    if scipy_sparse is not None and scipy_sparse.issparse(M):
+        if solver in SPARSE_OK:
+            problem = sn.LCP(M, q.copy())
+        elif n <= DENSE_LIMIT:
+            problem = sn.LCP(np.ascontiguousarray(M.toarray()), q.copy())
+        else:
+            raise ValueError(
+                f"siconos {solver} needs a dense M (Siconos 4.4 asserts M->matrix0); "
+                f"refused at n = {n} > {DENSE_LIMIT}")
+    else:
+        problem = sn.LCP(np.ascontiguousarray(M), q.copy())
     times = []
     info = None
     iters = None

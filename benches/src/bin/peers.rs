@@ -9,7 +9,8 @@
 //! `lcp_pgs` / `lcp_newton_FB`). Every (problem, solver) pair runs `repeats` times, the solvers
 //! alternating round by round; the median time of the solve alone is reported (peers time
 //! their solve call in-process, excluding interpreter start-up and parsing, and the second
-//! of two calls in each peer process is kept). The residual of
+//! of two calls in each peer process is kept; every Drake call gets a fresh solver object,
+//! because `UnrevisedLemkeSolver` warm-starts a repeated solve from its previous basis). The residual of
 //! every answer is recomputed here with `signorini_lcp::evaluate` from the returned z, and a
 //! pair counts as solved when it is within the common tolerance.
 //!
@@ -171,6 +172,7 @@ fn real_main() -> Result<(), String> {
     let repeats = if args.quick { 3 } else { 7 };
     let siconos = available(&args.siconos_python, "siconos.numerics");
     let drake = available(&args.drake_python, "pydrake.solvers");
+    let siconos_scipy = siconos && available(&args.siconos_python, "scipy.sparse");
     let mut skipped = Vec::new();
     if !siconos {
         skipped.push(format!(
@@ -231,14 +233,21 @@ fn real_main() -> Result<(), String> {
             for s in ["pgs", "bpp", "newton-fb", "ipm", "qp"] {
                 solvers.push(Solver::Ours(s));
             }
-            // Siconos' Python bindings need scipy for a sparse M; without it M is densified,
-            // which is affordable only up to a few thousand unknowns.
-            if siconos && p.n <= 2000 {
+            // Siconos 4.4's lcp_pgs takes a sparse M (through scipy); lcp_newton_FB needs a
+            // dense M, affordable only up to a few thousand unknowns.
+            if siconos && (p.n <= 2000 || siconos_scipy) {
                 solvers.push(Solver::Python {
                     peer: "siconos",
                     script: "siconos_lcp.py",
                     solver: "pgs",
                 });
+            } else if siconos {
+                eprintln!(
+                    "peers: Siconos pgs skipped at n = {} (a sparse M needs scipy: apt-get install python3-scipy)",
+                    p.n
+                );
+            }
+            if siconos && p.n <= 2000 {
                 solvers.push(Solver::Python {
                     peer: "siconos",
                     script: "siconos_lcp.py",
@@ -246,7 +255,7 @@ fn real_main() -> Result<(), String> {
                 });
             } else if siconos {
                 eprintln!(
-                    "peers: Siconos skipped at n = {} (dense copy of M too large without scipy)",
+                    "peers: Siconos newton_FB skipped at n = {} (Siconos 4.4 needs a dense M there)",
                     p.n
                 );
             }

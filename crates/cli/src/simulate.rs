@@ -17,12 +17,14 @@ use std::time::{Duration, Instant};
 use serde::Serialize;
 use serde_json::{json, Value};
 use signorini_contact::{BodyKind, Dimension, Scene};
+use signorini_impact::{ImpactLaw, ImpactMode};
 use signorini_integrators::event_driven::Flight;
 use signorini_integrators::moreau_jean::OnSolverFailure;
 use signorini_integrators::{
-    integrator_from_name, simulate_event_driven, simulate_moreau_jean, simulate_position_lcp,
-    simulate_stewart_trinkle, ContactModel, EventDrivenParams, MechanicalSystem, MoreauJeanParams,
-    PenaltyScene, PositionLcpParams, SceneModel, StewartTrinkleParams,
+    check_impact_support, integrator_from_name, simulate_event_driven, simulate_moreau_jean,
+    simulate_position_lcp, simulate_stewart_trinkle, ContactModel, EventDrivenParams,
+    MechanicalSystem, MoreauJeanParams, PenaltyScene, PositionLcpParams, SceneModel, SchemeKind,
+    StewartTrinkleParams,
 };
 use signorini_lcp::{LcpSolver, Status};
 
@@ -66,6 +68,10 @@ pub struct SimulateArgs {
     /// Moreau–Jean theta in [0, 1] (default 1/2).
     #[arg(long, allow_negative_numbers = true)]
     pub theta: Option<f64>,
+    /// Number k of friction-cone directions for stewart-trinkle (2D: 2, the default; 3D: k >= 3,
+    /// default 4).
+    #[arg(long = "friction-directions")]
+    pub friction_directions: Option<usize>,
     /// Write the trajectory as CSV to this file.
     #[arg(long)]
     pub out: Option<PathBuf>,
@@ -74,22 +80,17 @@ pub struct SimulateArgs {
     pub json: bool,
 }
 
-/// The impact law of a scene's `[material]` (`impact_law`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum ImpactLawKey {
-    /// Newton restitution with the material's e (default).
-    Newton,
-    /// Perfectly inelastic (e = 0 at every contact).
-    Inelastic,
-}
-
 /// A scene with the simulation keys of `[material]` (`impact_law`, `impact`) taken out.
 #[derive(Debug, Clone)]
 pub struct SimulationScene {
     /// The contact scene.
     pub scene: Scene,
-    /// The impact law.
-    pub impact_law: ImpactLawKey,
+    /// The impact law (`material.impact_law`, default newton).
+    pub impact_law: ImpactLaw,
+    /// Simultaneous or sequential resolution (`material.impact`, default simultaneous).
+    pub impact_mode: ImpactMode,
+    /// Whether the scene named `material.impact_law` itself (not the default).
+    pub impact_law_given: bool,
 }
 
 fn take_key(table: Option<&mut serde_json::Map<String, Value>>, key: &str) -> Option<Value> {
@@ -130,39 +131,43 @@ pub fn read_scene_with_impact_keys(
 }
 
 /// Reads a scene file for `simulate`; `material.impact_law` is newton | poisson | inelastic and
-/// `material.impact` simultaneous | sequential (Poisson and sequential are refused: the
-/// schemes here implement the simultaneous Newton law only).
+/// `material.impact` simultaneous | sequential. Which scheme takes which is checked by
+/// [`check_impact_support`] once the scheme is known.
 pub fn read_simulation_scene(path: &Path) -> Result<SimulationScene, CliError> {
     let shown = path.display().to_string();
     let (scene, law, mode) = read_scene_with_impact_keys(path)?;
-    let impact_law = match law.as_ref().map(|v| v.as_str()) {
-        None | Some(Some("newton")) => ImpactLawKey::Newton,
-        Some(Some("inelastic")) => ImpactLawKey::Inelastic,
-        Some(Some("poisson")) => {
-            return Err(CliError(format!(
-                "{shown}: key `material.impact_law`: `poisson` is not supported by `simulate` yet (newton, inelastic)"
-            )))
-        }
-        Some(other) => {
-            return Err(CliError(format!(
-                "{shown}: key `material.impact_law`: {other:?}: expected newton, poisson or inelastic"
-            )))
+    let key_error = |key: &str, v: &Value, e: String| {
+        CliError(format!("{shown}: key `material.{key}`: {v}: {e}"))
+    };
+    let impact_law = match &law {
+        None => ImpactLaw::Newton,
+        Some(v) => {
+            let name = v.as_str().ok_or_else(|| {
+                key_error("impact_law", v, "expected a string: newton, poisson or inelastic".into())
+            })?;
+            ImpactLaw::from_name(name).map_err(|e| key_error("impact_law", v, e.to_string()))?
         }
     };
-    match mode.as_ref().map(|v| v.as_str()) {
-        None | Some(Some("simultaneous")) => {}
-        Some(Some("sequential")) => {
-            return Err(CliError(format!(
-                "{shown}: key `material.impact`: `sequential` is not supported by `simulate` yet (simultaneous)"
-            )))
+    let impact_mode = match &mode {
+        None => ImpactMode::Simultaneous,
+        Some(v) => {
+            let name = v.as_str().ok_or_else(|| {
+                key_error("impact", v, "expected a string: simultaneous or sequential".into())
+            })?;
+            ImpactMode::from_name(name).map_err(|e| key_error("impact", v, e.to_string()))?
         }
-        Some(other) => {
-            return Err(CliError(format!(
-                "{shown}: key `material.impact`: {other:?}: expected simultaneous or sequential"
-            )))
-        }
+    };
+    Ok(SimulationScene { scene, impact_law, impact_mode, impact_law_given: law.is_some() })
+}
+
+fn scheme_kind(scheme: &str) -> SchemeKind {
+    match scheme {
+        "event-driven" => SchemeKind::EventDriven,
+        "moreau-jean" => SchemeKind::MoreauJean,
+        "stewart-trinkle" => SchemeKind::StewartTrinkle,
+        "position-lcp" => SchemeKind::PositionLcp,
+        _ => SchemeKind::Penalty,
     }
-    Ok(SimulationScene { scene, impact_law })
 }
 
 /// One sampled state.
@@ -179,6 +184,12 @@ struct ImpactOut {
     impulse: f64,
     energy_before: f64,
     energy_after: f64,
+    /// Penalty episodes only: whether the pair separated before the end of the run.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    separated: Option<bool>,
+    /// Penalty episodes only: the first sample after separation.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    t_separation: Option<f64>,
 }
 
 #[derive(Serialize)]
@@ -193,6 +204,7 @@ struct Outcome {
     impacts: Vec<ImpactOut>,
     lcp_solves: usize,
     failures: Vec<FailureOut>,
+    notes: Vec<String>,
 }
 
 fn scheme_error(scheme: &str) -> CliError {
@@ -220,16 +232,50 @@ pub fn run(args: &SimulateArgs) -> Result<Done, CliError> {
     }
     let file = args.scene.display().to_string();
     let sim = read_simulation_scene(&args.scene)?;
+    let kind = scheme_kind(scheme);
+    check_impact_support(kind, sim.impact_law, sim.impact_mode)
+        .map_err(|e| CliError(format!("{file}: {e}")))?;
+    let mut notes = Vec::new();
+    let e = sim.scene.material.restitution;
+    if kind.is_inelastic_by_construction() && sim.impact_law == ImpactLaw::Newton && e > 0.0 {
+        notes.push(format!(
+            "{scheme} is perfectly inelastic by construction (next-gap constraint): \
+             material.restitution = {e} has no effect"
+        ));
+    }
+    if kind == SchemeKind::Penalty && sim.impact_law_given && e > 0.0 {
+        notes.push(format!(
+            "{scheme}: the penalty law (material.stiffness, material.damping) decides the \
+             rebound; material.restitution = {e} has no effect"
+        ));
+    }
+    for n in &notes {
+        eprintln!("signorini: note: {n}");
+    }
     let mut model = SceneModel::new(sim.scene).map_err(|e| CliError(format!("{file}: {e}")))?;
-    if sim.impact_law == ImpactLawKey::Inelastic {
+    if sim.impact_law == ImpactLaw::Inelastic {
         model.set_restitution(0.0);
     }
+    if let Some(k) = args.friction_directions {
+        let ok = match model.scene().dimension {
+            Dimension::Two => k == 2,
+            Dimension::Three => k >= 3,
+        };
+        if !ok {
+            return Err(CliError(format!(
+                "--friction-directions {k}: must be 2 in 2D and at least 3 in 3D"
+            )));
+        }
+        model.set_friction_directions(k);
+    }
     let solver = build_solver(&args.solver)?;
-    let outcome = if let Some(name) = scheme.strip_prefix("penalty:") {
+    let impact = (sim.impact_law, sim.impact_mode);
+    let mut outcome = if let Some(name) = scheme.strip_prefix("penalty:") {
         run_penalty(args, &model, name, &file)?
     } else {
-        run_nonsmooth(args, &model, scheme, solver.as_ref(), &file)?
+        run_nonsmooth(args, &model, scheme, impact, solver.as_ref(), &file)?
     };
+    outcome.notes = notes;
     if let Some(out) = &args.out {
         let csv = to_csv(&model, &outcome.rows);
         std::fs::write(out, csv)
@@ -300,6 +346,7 @@ fn run_penalty(
     let n = n_steps(args.t_end, h);
     let (mut q, mut v) = model.initial_state();
     let mut rows = vec![Row { t: 0.0, q: q.clone(), v: v.clone() }];
+    let mut episodes = Episodes::new(model, &sys, &q, &v);
     let progress = Progress::new(n as u64);
     let started = Instant::now();
     for k in 0..n {
@@ -307,19 +354,154 @@ fn run_penalty(
         integrator
             .step(&sys, t, h, &mut q, &mut v)
             .map_err(|e| CliError(format!("{file}: {e}")))?;
-        rows.push(Row { t: (k + 1) as f64 * h, q: q.clone(), v: v.clone() });
+        let t1 = (k + 1) as f64 * h;
+        episodes.advance(model, &sys, t1, &q, &v);
+        rows.push(Row { t: t1, q: q.clone(), v: v.clone() });
         if k % 256 == 0 {
             progress.set(started, k as u64);
         }
     }
     progress.finish();
-    Ok(Outcome { rows, steps: n, impacts: Vec::new(), lcp_solves: 0, failures: Vec::new() })
+    Ok(Outcome {
+        rows,
+        steps: n,
+        impacts: episodes.finish(model),
+        lcp_solves: 0,
+        failures: Vec::new(),
+        notes: Vec::new(),
+    })
+}
+
+/// T + V_gravity + V_applied + V_elastic of a penalty scene.
+fn penalty_energy(model: &SceneModel, sys: &PenaltyScene, q: &[f64], v: &[f64]) -> f64 {
+    mechanical_energy(model, q, v) + sys.elastic_energy(q)
+}
+
+/// Contact episodes of a penalty run, per body pair: from the last sample before any contact
+/// of the pair penetrates to the first sample after none does. The impulse of an episode is the
+/// trapezoidal integral of the pair's normal forces over its samples.
+struct Episodes {
+    pair_of_contact: Vec<usize>,
+    pairs: Vec<(usize, usize)>,
+    /// Per pair: (start time, energy at start, impulse so far) while in contact.
+    open: Vec<Option<(f64, f64, f64)>>,
+    previous: Previous,
+    done: Vec<(usize, f64, f64, f64, f64, Option<f64>)>,
+}
+
+/// The last sample's time, energy and per-pair penetration and normal force.
+struct Previous {
+    t: f64,
+    energy: f64,
+    penetrating: Vec<bool>,
+    force: Vec<f64>,
+}
+
+impl Episodes {
+    fn new(model: &SceneModel, sys: &PenaltyScene, q: &[f64], v: &[f64]) -> Self {
+        let by_contact = model.contact_body_indices();
+        let mut pairs: Vec<(usize, usize)> = Vec::new();
+        let pair_of_contact = by_contact
+            .iter()
+            .map(|p| match pairs.iter().position(|x| x == p) {
+                Some(i) => i,
+                None => {
+                    pairs.push(*p);
+                    pairs.len() - 1
+                }
+            })
+            .collect();
+        let mut e = Self {
+            pair_of_contact,
+            open: vec![None; pairs.len()],
+            pairs,
+            previous: Previous { t: 0.0, energy: 0.0, penetrating: Vec::new(), force: Vec::new() },
+            done: Vec::new(),
+        };
+        e.previous = e.sample(model, sys, 0.0, q, v);
+        // A pair already penetrating at t = 0 starts its episode there.
+        for (p, open) in e.open.iter_mut().enumerate() {
+            if e.previous.penetrating[p] {
+                *open = Some((0.0, e.previous.energy, 0.0));
+            }
+        }
+        e
+    }
+
+    fn sample(
+        &self,
+        model: &SceneModel,
+        sys: &PenaltyScene,
+        t: f64,
+        q: &[f64],
+        v: &[f64],
+    ) -> Previous {
+        let gaps = model.gaps(q);
+        let forces = sys.normal_forces(q, v);
+        let mut penetrating = vec![false; self.pairs.len()];
+        let mut force = vec![0.0; self.pairs.len()];
+        for (i, &p) in self.pair_of_contact.iter().enumerate() {
+            penetrating[p] |= gaps[i] < 0.0;
+            force[p] += forces[i];
+        }
+        Previous { t, energy: penalty_energy(model, sys, q, v), penetrating, force }
+    }
+
+    fn advance(&mut self, model: &SceneModel, sys: &PenaltyScene, t: f64, q: &[f64], v: &[f64]) {
+        let now = self.sample(model, sys, t, q, v);
+        let prev = &self.previous;
+        for p in 0..self.pairs.len() {
+            let dt = now.t - prev.t;
+            match (&mut self.open[p], now.penetrating[p]) {
+                (None, true) => {
+                    self.open[p] =
+                        Some((prev.t, prev.energy, 0.5 * dt * (prev.force[p] + now.force[p])))
+                }
+                (Some((_, _, impulse)), true) => {
+                    *impulse += 0.5 * dt * (prev.force[p] + now.force[p]);
+                }
+                (Some((t0, e0, impulse)), false) => {
+                    let total = *impulse + 0.5 * dt * (prev.force[p] + now.force[p]);
+                    self.done.push((p, *t0, total, *e0, now.energy, Some(now.t)));
+                    self.open[p] = None;
+                }
+                (None, false) => {}
+            }
+        }
+        self.previous = now;
+    }
+
+    fn finish(mut self, model: &SceneModel) -> Vec<ImpactOut> {
+        for p in 0..self.pairs.len() {
+            if let Some((t0, e0, impulse)) = self.open[p] {
+                self.done.push((p, t0, impulse, e0, self.previous.energy, None));
+            }
+        }
+        self.done.sort_by(|a, b| a.1.total_cmp(&b.1));
+        let names: Vec<String> = model.scene().bodies.iter().map(|b| b.name.clone()).collect();
+        self.done
+            .into_iter()
+            .map(|(p, t, impulse, energy_before, energy_after, end)| {
+                let (a, b) = self.pairs[p];
+                ImpactOut {
+                    t,
+                    bodies: vec![names[a].clone(), names[b].clone()],
+                    impulse,
+                    energy_before,
+                    energy_after,
+                    separated: Some(end.is_some()),
+                    t_separation: end,
+                }
+            })
+            .collect()
+    }
 }
 
 fn run_nonsmooth(
     args: &SimulateArgs,
     model: &SceneModel,
     scheme: &str,
+    (law, mode): (ImpactLaw, ImpactMode),
     solver: &dyn LcpSolver,
     file: &str,
 ) -> Result<Outcome, CliError> {
@@ -329,6 +511,8 @@ fn run_nonsmooth(
         let step = args.step.unwrap_or(1e-2);
         let params = EventDrivenParams {
             flight: Flight::Integrator { scheme: Arc::new(signorini_integrators::Rk4), step },
+            law,
+            mode,
             ..EventDrivenParams::default()
         };
         let run = simulate_event_driven(model, model, solver, 0.0, &q0, &v0, args.t_end, &params)
@@ -349,6 +533,8 @@ fn run_nonsmooth(
                     impulse: r.impulse.iter().map(|p| p * p).sum::<f64>().sqrt(),
                     energy_before: r.energy_before,
                     energy_after: r.energy_after,
+                    separated: None,
+                    t_separation: None,
                 }
             })
             .collect();
@@ -366,6 +552,7 @@ fn run_nonsmooth(
             impacts,
             lcp_solves: run.lcp_solves.len(),
             failures,
+            notes: Vec::new(),
         });
     }
     let h = args.step.unwrap_or(1e-3);
@@ -406,6 +593,7 @@ fn run_nonsmooth(
             .map(|f| FailureOut { t: f.t, status: f.status.as_str().to_owned() })
             .collect(),
         rows,
+        notes: Vec::new(),
     })
 }
 
@@ -476,6 +664,8 @@ fn stepped_impacts(model: &SceneModel, rows: &[Row], h: f64) -> Vec<ImpactOut> {
             impulse,
             energy_before: mechanical_energy(model, &a.q, &a.v),
             energy_after: mechanical_energy(model, &b.q, &b.v),
+            separated: None,
+            t_separation: None,
         });
     }
     out
@@ -560,6 +750,7 @@ fn summary_json(model: &SceneModel, outcome: &Outcome) -> String {
         "lcp_solves": outcome.lcp_solves,
         "solver_failures": outcome.failures,
         "final_state": final_state(model, outcome),
+        "notes": outcome.notes,
     })
     .to_string()
 }

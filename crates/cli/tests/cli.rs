@@ -299,3 +299,141 @@ fn default_solver_is_auto() {
     assert!(v["solver"].as_str().is_some_and(|s| s.starts_with("auto")), "{v}");
     assert_eq!(v["status"], "solved");
 }
+
+/// Reads z from a `--json` answer.
+fn z_of(v: &Value) -> Vec<f64> {
+    v["z"].as_array().map(|a| a.iter().filter_map(Value::as_f64).collect()).unwrap_or_default()
+}
+
+/// ||min(z, Mz + q)|| / ||q|| from the problem as generated, independently of the binary.
+fn residual_of(lcp: &signorini_lcp::Lcp, z: &[f64]) -> f64 {
+    let rows = lcp.dense_rows();
+    let sq: f64 = rows
+        .iter()
+        .zip(lcp.q())
+        .zip(z)
+        .map(|((row, qi), zi)| {
+            let wi = row.iter().zip(z).map(|(a, b)| a * b).sum::<f64>() + qi;
+            zi.min(wi).powi(2)
+        })
+        .sum();
+    let qn = lcp.q().iter().map(|v| v * v).sum::<f64>().sqrt();
+    sq.sqrt() / if qn <= f64::EPSILON { 1.0 } else { qn }
+}
+
+/// How one `signorini solve --solver NAME --json` run ended.
+enum Answer {
+    /// Exit 0, status `solved`, z with its residual recomputed here.
+    Solved(f64),
+    /// Exit 1 with a non-solved status (the status).
+    NotSolved(String),
+    /// Exit 2: the solver declined the problem at set-up (one stderr line).
+    Refused,
+}
+
+fn solve_file(file: &Path, name: &str, lcp: &signorini_lcp::Lcp) -> Answer {
+    let out = signorini(&["solve", file.to_str().expect("utf8"), "--solver", name, "--json"]);
+    match out.status.code() {
+        Some(0) => {
+            let v = json_of(&out);
+            assert_eq!(v["status"], "solved", "{name}: exit 0 with {v}");
+            let z = z_of(&v);
+            assert_eq!(z.len(), lcp.n(), "{name}: z has the wrong length");
+            Answer::Solved(residual_of(lcp, &z))
+        }
+        Some(1) => {
+            let v = json_of(&out);
+            let status = v["status"].as_str().unwrap_or("").to_string();
+            assert!(!status.is_empty() && status != "solved", "{name}: exit 1 with {v}");
+            Answer::NotSolved(status)
+        }
+        Some(2) => {
+            let err = stderr(&out);
+            assert_eq!(err.trim_end().lines().count(), 1, "{name}: {err:?}");
+            assert!(!err.contains("panicked"), "{name}: {err}");
+            Answer::Refused
+        }
+        code => panic!("{name}: exit {code:?}, stderr {:?}", stderr(&out)),
+    }
+}
+
+/// Every registered solver through the binary on problems generated now (seeded, written to
+/// a temporary file, never stored in the repository): in its class it solves and z verifies
+/// against the generated problem; outside it, any `solved` still verifies; on problems
+/// without a solution nothing claims `solved`, and the PSD-only solvers report a non-solved
+/// status on a non-monotone problem.
+#[test]
+fn every_registered_solver_on_problems_generated_at_test_time() {
+    use signorini_lcp::{formats, generate, Lcp, Registry};
+    let names: Vec<String> = Registry::builtin().names().iter().map(|s| s.to_string()).collect();
+    // (label, problem, solvers that must solve it: `None` = every registered solver).
+    let psd_only = ["ipm", "apgd", "qp"];
+    let general = ["lemke", "enum", "newton-fb", "newton-min", "auto"];
+    let cases: Vec<(&str, Lcp, Option<Vec<&str>>)> = vec![
+        ("spd", generate::random_spd(12, 20_261_201), None),
+        ("delassus_sparse", generate::delassus_like(6, 2, 10.0, 20_261_202), None),
+        (
+            "psd_singular",
+            generate::random_psd_singular(12, 4, 20_261_203),
+            Some(vec!["lemke", "enum", "newton-fb", "ipm", "qp", "auto"]),
+        ),
+        (
+            "p_matrix",
+            generate::random_p_matrix(10, 20_261_204),
+            Some(vec!["lemke", "murty", "bpp", "enum", "newton-fb", "newton-min", "auto"]),
+        ),
+        // Symmetric indefinite M = [[1, 2], [2, 1]], q = -e: three solutions, not monotone.
+        (
+            "indefinite_solvable",
+            Lcp::from_dense_rows(&[vec![1.0, 2.0], vec![2.0, 1.0]], vec![-1.0, -1.0])
+                .expect("valid"),
+            Some(general.to_vec()),
+        ),
+        (
+            "copositive_plus_infeasible",
+            generate::random_copositive_plus_infeasible(8, 20_261_205).0,
+            Some(vec![]),
+        ),
+        // M = -I, q = -e: w = -z - e < 0 for every z >= 0 (negative definite, infeasible).
+        (
+            "negative_definite_infeasible",
+            Lcp::from_dense_rows(&[vec![-1.0, 0.0], vec![0.0, -1.0]], vec![-1.0, -1.0])
+                .expect("valid"),
+            Some(vec![]),
+        ),
+    ];
+    let mut failures = Vec::new();
+    for (label, lcp, must) in &cases {
+        let file = tmp(&format!("generated_{label}.json"));
+        formats::write_problem(&file, lcp, None).expect("write");
+        let solvable = !label.ends_with("infeasible");
+        for name in &names {
+            let required = must.as_ref().is_none_or(|m| m.contains(&name.as_str()));
+            let answer = solve_file(&file, name, lcp);
+            match answer {
+                Answer::Solved(res) => {
+                    // The solvers' default tolerances are at most 1e-8; allow for the
+                    // round trip of z through JSON text.
+                    if res.is_nan() || res > 1e-8 * (1.0 + 1e-6) {
+                        failures.push(format!("{label} / {name}: solved but residual {res:.2e}"));
+                    }
+                    if !solvable {
+                        failures
+                            .push(format!("{label} / {name}: solved a problem without solution"));
+                    }
+                    if label.starts_with("negative") && psd_only.contains(&name.as_str()) {
+                        failures.push(format!("{label} / {name}: PSD-only solver claimed solved"));
+                    }
+                }
+                Answer::NotSolved(status) if required => {
+                    failures.push(format!("{label} / {name}: in its class but ended {status}"))
+                }
+                Answer::Refused if required => {
+                    failures.push(format!("{label} / {name}: in its class but refused"))
+                }
+                Answer::NotSolved(_) | Answer::Refused => {}
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}

@@ -1,7 +1,5 @@
 //! Single- and multi-contact impact laws against closed forms, and the energy guarantee.
 
-mod common;
-
 use proptest::prelude::*;
 use signorini_impact::{
     solve_sequential, solve_simultaneous, ImpactError, ImpactLaw, ImpactProblem, SequentialParams,
@@ -10,7 +8,16 @@ use signorini_impact::{
 use signorini_lcp::{Lcp, LcpSolver, SolveOptions, Status};
 
 fn simultaneous(p: &ImpactProblem, law: ImpactLaw) -> signorini_impact::ImpactOutcome {
-    solve_simultaneous(p, law, common::solver().as_ref(), &SimultaneousParams::default()).unwrap()
+    solve_simultaneous(
+        p,
+        law,
+        signorini_lcp::Registry::builtin()
+            .build("lemke")
+            .expect("lemke is always registered")
+            .as_ref(),
+        &SimultaneousParams::default(),
+    )
+    .unwrap()
 }
 
 #[test]
@@ -52,7 +59,8 @@ fn separating_contact_is_untouched() {
 fn separating_contact_in_the_law_would_gain_energy() {
     let rows = vec![vec![1.0, -0.9], vec![-0.9, 1.0]];
     let p = ImpactProblem::from_rows(&rows, vec![-1.0, 0.5], vec![1.0, 0.0]).unwrap();
-    let solver = common::solver();
+    let solver =
+        signorini_lcp::Registry::builtin().build("lemke").expect("lemke is always registered");
     let naive = Lcp::from_dense_rows(&rows, vec![-2.0, 0.5]).unwrap();
     let sol = solver.solve(&naive, &SolveOptions::default(), None).unwrap();
     assert_eq!(sol.status, Status::Solved);
@@ -129,7 +137,7 @@ proptest! {
 
     #[test]
     fn no_impact_gains_energy_for_e_at_most_one(p in impact_problem()) {
-        let solver = common::solver();
+        let solver = signorini_lcp::Registry::builtin().build("lemke").expect("lemke is always registered");
         for law in [ImpactLaw::Newton, ImpactLaw::Poisson, ImpactLaw::Inelastic] {
             let sim = solve_simultaneous(&p, law, solver.as_ref(), &SimultaneousParams::default());
             let seq = solve_sequential(&p, law, &SequentialParams::default());

@@ -10,8 +10,6 @@
 //! other ball with 2 v/(n_c + 1): (-v/3, 2v/3, 2v/3) for three balls and
 //! (-3v/5, 2v/5, 2v/5, 2v/5, 2v/5) for five.
 
-mod common;
-
 use faer::Mat;
 use signorini_impact::{
     solve_sequential, solve_simultaneous, ImpactLaw, MechanicalImpact, SequentialParams,
@@ -49,7 +47,8 @@ fn assert_close(got: &[f64], expected: &[f64], what: &str) {
 fn check(n_balls: usize) {
     let imp = cradle(n_balls);
     let n_c = (n_balls - 1) as f64;
-    let solver = common::solver();
+    let solver =
+        signorini_lcp::Registry::builtin().build("lemke").expect("lemke is always registered");
 
     let sim = solve_simultaneous(
         imp.problem(),

@@ -6,8 +6,10 @@
 //! closed contacts loaded (acceleration LCP, [`crate::acceleration`]). Events:
 //! - **impact**: an open contact's gap falls through zero; located by Brent to `root_tol` along
 //!   the flight integrator's own step (or in closed form for [`Flight::Ballistic`]); resolved by
-//!   the simultaneous Newton impact LCP of signorini-impact on every contact whose gap is within
-//!   `contact_tol`;
+//!   signorini-impact with the law of [`EventDrivenParams::law`] (Newton, Poisson, inelastic)
+//!   in the mode of [`EventDrivenParams::mode`] (the simultaneous impact LCP, or sequential
+//!   pairwise impacts with the ordering rule of [`signorini_impact::solve_sequential`]) on
+//!   every contact whose gap is within `contact_tol`;
 //! - **release**: a closed contact's N - a (continuous, N >= 0 and a >= 0 complementary) falls
 //!   through zero: it separates.
 //!
@@ -26,8 +28,8 @@ use std::cell::RefCell;
 use std::sync::Arc;
 
 use signorini_impact::{
-    solve_simultaneous, ImpactError, ImpactLaw, LcpSolveRecord, MechanicalImpact,
-    SimultaneousParams,
+    solve_sequential, solve_simultaneous, ImpactError, ImpactLaw, ImpactMode, LcpSolveRecord,
+    MechanicalImpact, SequentialParams, SimultaneousParams,
 };
 use signorini_lcp::{LcpSolver, SolveOptions};
 
@@ -82,8 +84,18 @@ pub struct EventDrivenParams {
     /// Post-impact normal velocities below velocity_tol (relative to the impact speed) count as
     /// zero, so the contact goes to the acceleration LCP (default 1e-9).
     pub velocity_tol: f64,
+    /// A closed contact releases where N - a falls below -release_tol, i.e. once its normal
+    /// acceleration exceeds release_tol (acceleration unit; default 1e-9), so round-off at an
+    /// unloaded contact of a redundant set does not release it.
+    pub release_tol: f64,
     /// Limit on the number of impacts (default 100 000).
     pub max_impacts: usize,
+    /// The impact law at every impact (default Newton; the impact that closes an accumulation
+    /// is always inelastic).
+    pub law: ImpactLaw,
+    /// Simultaneous (one impact LCP) or sequential (pairwise) resolution (default
+    /// simultaneous).
+    pub mode: ImpactMode,
     /// Options for every LCP solve.
     pub options: SolveOptions,
 }
@@ -97,7 +109,10 @@ impl Default for EventDrivenParams {
             ratio_tol: 1e-3,
             contact_tol: 1e-9,
             velocity_tol: 1e-9,
+            release_tol: 1e-9,
             max_impacts: 100_000,
+            law: ImpactLaw::Newton,
+            mode: ImpactMode::Simultaneous,
             options: SolveOptions::default(),
         }
     }
@@ -139,6 +154,15 @@ pub enum EventDrivenError {
         /// Time.
         t: f64,
     },
+    /// Events keep occurring at one instant without time advancing (e.g. redundant contacts
+    /// whose reactions are not unique, so the acceleration LCP keeps switching between them).
+    #[error("{events} events at t = {t} without time advancing")]
+    Stalled {
+        /// Number of consecutive events at that instant.
+        events: usize,
+        /// The instant.
+        t: f64,
+    },
     /// More impacts than allowed (an accumulation the rule did not catch).
     #[error("more than {max_impacts} impacts by t = {t}")]
     TooManyImpacts {
@@ -168,6 +192,8 @@ pub struct ImpactRecord {
     pub energy_after: f64,
     /// The law applied (inelastic for the impact that closes an accumulation).
     pub law: ImpactLaw,
+    /// Contact index of each pairwise impact in order (sequential mode; empty otherwise).
+    pub order: Vec<usize>,
 }
 
 /// An accumulation of impacts that the Zeno rule closed.
@@ -212,6 +238,9 @@ pub struct EventDrivenRun {
     /// Every LCP solve with its time.
     pub lcp_solves: Vec<(f64, LcpSolveRecord)>,
 }
+
+/// More consecutive events than this at one instant is [`EventDrivenError::Stalled`].
+const STALL_EVENTS: usize = 100;
 
 enum Next {
     Impact { t: f64, q: Vec<f64>, v: Vec<f64> },
@@ -292,7 +321,12 @@ impl Runner<'_> {
         self.close_by_lcp(&touching, t, &q, &v)?;
         // Impact times of the current run of impacts of one contact: (contact, times).
         let mut series: Option<(usize, Vec<f64>)> = None;
+        // Consecutive events at one instant (no time progress).
+        let mut same_instant = (t, 0usize);
         while t < t_end {
+            if same_instant.1 > STALL_EVENTS {
+                return Err(EventDrivenError::Stalled { events: same_instant.1, t });
+            }
             match self.next_event(t, &q, &v, t_end)? {
                 Next::End { q: q1, v: v1 } => {
                     t = t_end;
@@ -315,7 +349,7 @@ impl Runner<'_> {
                         });
                     }
                     let set = self.impact_set(&q1, &v1);
-                    let (v_new, record) = self.impact(te, &q1, &v1, &set, ImpactLaw::Newton)?;
+                    let (v_new, record) = self.impact(te, &q1, &v1, &set, self.p.law)?;
                     let single = if set.len() == 1 { Some(set[0]) } else { None };
                     series = match (series.take(), single) {
                         (Some((c, mut times)), Some(s)) if c == s => {
@@ -357,11 +391,19 @@ impl Runner<'_> {
                                     <= self.p.velocity_tol * scale.max(f64::MIN_POSITIVE)
                             })
                             .collect();
+                        // A contact of the impact that now separates is open, even if it was
+                        // closed before (a resting contact that the impact pushed apart).
+                        for &i in &set {
+                            if !resting.contains(&i) && self.normal_velocity(&q, &v, i) > 0.0 {
+                                self.run.closed[i] = false;
+                            }
+                        }
                         self.close_by_lcp(&resting, t, &q, &v)?;
                     }
                 }
             }
             self.run.samples.push(Sample { t, q: q.clone(), v: v.clone() });
+            same_instant = if t > same_instant.0 { (t, 0) } else { (t, same_instant.1 + 1) };
         }
         self.run.end = Sample { t, q, v };
         Ok(())
@@ -403,9 +445,19 @@ impl Runner<'_> {
         let wrap = |source| EventDrivenError::Impact { t, source };
         let imp =
             MechanicalImpact::new(self.sys.mass_matrix(q), &js, v.to_vec(), e).map_err(wrap)?;
-        let sp =
-            SimultaneousParams { options: self.p.options.clone(), ..SimultaneousParams::default() };
-        let out = solve_simultaneous(imp.problem(), law, self.solver, &sp).map_err(wrap)?;
+        let out = match self.p.mode {
+            ImpactMode::Simultaneous => {
+                let sp = SimultaneousParams {
+                    options: self.p.options.clone(),
+                    ..SimultaneousParams::default()
+                };
+                solve_simultaneous(imp.problem(), law, self.solver, &sp)
+            }
+            ImpactMode::Sequential => {
+                solve_sequential(imp.problem(), law, &SequentialParams::default())
+            }
+        }
+        .map_err(wrap)?;
         for rec in &out.lcp_solves {
             self.run.lcp_solves.push((t, rec.clone()));
         }
@@ -419,6 +471,7 @@ impl Runner<'_> {
             energy_before: rep.energy_before,
             energy_after: rep.energy_after,
             law,
+            order: out.order.iter().map(|&a| set[a]).collect(),
         };
         Ok((rep.velocity_after, record))
     }
@@ -591,6 +644,9 @@ impl Runner<'_> {
             }
             // Releases of closed contacts: N - a falls below zero.
             if !set.is_empty() {
+                // N - a + tol: a contact releases once its acceleration exceeds the tolerance,
+                // not on round-off (a ~ 1e-16 at an unloaded contact of a redundant set).
+                let release_tol = self.p.release_tol;
                 let switch = |tau: f64| -> Result<Vec<f64>, EventDrivenError> {
                     let (qs, vs) = step(tau)?;
                     let cf = acceleration_lcp(
@@ -604,7 +660,7 @@ impl Runner<'_> {
                         &self.p.options,
                     )?;
                     Ok((0..set.len())
-                        .map(|a| cf.normal_force[a] - cf.normal_acceleration[a])
+                        .map(|a| cf.normal_force[a] - cf.normal_acceleration[a] + release_tol)
                         .collect())
                 };
                 let s1 = switch(tau_max)?;

@@ -15,6 +15,7 @@
 //!   restitution), the interface signorini-contact implements; [`BouncingBall`].
 //! - [`acceleration`]: the acceleration-level LCP and the constrained motion.
 //! - [`event_driven`]: the event-driven scheme.
+//! - [`impact_support`]: which impact laws and modes each scheme implements.
 //! - [`moreau_jean`]: the Moreau–Jean theta-method.
 //! - [`position_lcp`]: the position-level time-stepping LCP (Stewart–Trinkle / Tedrake, no
 //!   friction).
@@ -26,6 +27,7 @@
 pub mod acceleration;
 pub mod convergence;
 pub mod event_driven;
+pub mod impact_support;
 pub mod model;
 pub mod moreau_jean;
 pub mod penalty;
@@ -33,11 +35,13 @@ pub mod position_lcp;
 pub mod roots;
 pub mod scene_model;
 pub mod smooth;
+mod step_matrices;
 pub mod stewart_trinkle;
 pub mod system;
 
 pub use convergence::observed_order;
 pub use event_driven::{simulate_event_driven, EventDrivenParams, EventDrivenRun, Flight};
+pub use impact_support::{check_impact_support, SchemeKind, UnsupportedImpact};
 pub use model::{BouncingBall, ContactModel, FreeMotion, MechanicalSystem};
 pub use moreau_jean::{simulate_moreau_jean, MoreauJeanParams, MoreauJeanRun, OnSolverFailure};
 pub use penalty::{PenaltyLaw, PenaltyPointMass};

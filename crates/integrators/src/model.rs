@@ -5,6 +5,7 @@
 
 use faer::linalg::solvers::Solve;
 use faer::{Mat, Side};
+use signorini_contact::{Jacobian, MassMatrix};
 
 use crate::system::{SecondOrderSystem, SystemError};
 
@@ -16,6 +17,13 @@ pub trait MechanicalSystem {
     fn mass_matrix(&self, q: &[f64]) -> Mat<f64>;
     /// Generalised forces f(t, q, v) (gravity, applied forces, smooth internal forces).
     fn forces(&self, t: f64, q: &[f64], v: &[f64]) -> Vec<f64>;
+    /// M(q) as a structured operator (exact inverse blocks, block assembly of J M^-1 J^T), for
+    /// models that have one; steppers then never form an n_dof x n_dof matrix. The default,
+    /// `None`, makes them factor the dense [`MechanicalSystem::mass_matrix`].
+    fn mass_operator(&self, q: &[f64]) -> Option<Box<dyn MassMatrix>> {
+        let _ = q;
+        None
+    }
 }
 
 /// Unilateral contacts: gaps g(q) >= 0 and normal Jacobian rows J(q) = dg/dq.
@@ -26,6 +34,13 @@ pub trait ContactModel {
     fn gaps(&self, q: &[f64]) -> Vec<f64>;
     /// Normal Jacobian, n_contacts x n_dof dense rows (g' = J v).
     fn jacobian(&self, q: &[f64]) -> Mat<f64>;
+    /// The normal Jacobian as sparse rows (at most two body blocks per row), for models that
+    /// have them; used together with [`MechanicalSystem::mass_operator`]. Default `None`: the
+    /// dense [`ContactModel::jacobian`] is used.
+    fn jacobian_rows(&self, q: &[f64]) -> Option<Jacobian> {
+        let _ = q;
+        None
+    }
     /// Newton restitution coefficient of a contact.
     fn restitution(&self, contact_idx: usize) -> f64;
     /// J'(q, v) v, the velocity-product term of g'' = J v' + J' v (zero for affine gaps).

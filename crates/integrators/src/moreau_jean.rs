@@ -7,17 +7,18 @@
 //! 1. free velocity v_free = v_k + h M^-1 f, with M = M(q_k) and the forces evaluated once at
 //!    (t_k + theta h, q_k, v_k) (explicit in q and v: exact for constant and time-dependent
 //!    forces; the implicit treatment of stiff linear K, C of Acary & Brogliato is not here);
-//! 2. active contacts: g_i(q_k) + gamma h (J v_k)_i <= 0;
+//! 2. active contacts: g_i(q_k) + gamma h (J v_k)_i <= activation_tol (default 1e-12, so that
+//!    a resting contact whose gap rounds to +1e-20 stays active);
 //! 3. the velocity LCP over the active set, U = J v_{k+1} = J v_free + W Λ,
 //!    w = W Λ + (J v_free + e ∘ J v_k) >= 0 ⊥ Λ >= 0 (Newton's law U + e U_k >= 0), with
 //!    W = J M^-1 J', solved by any [`LcpSolver`];
 //! 4. v_{k+1} = v_free + M^-1 J' Λ, q_{k+1} = q_k + h ((1 - theta) v_k + theta v_{k+1}).
 
-use faer::Mat;
 use signorini_impact::LcpSolveRecord;
-use signorini_lcp::{Lcp, LcpSolver, SolveOptions, Status};
+use signorini_lcp::{LcpSolver, SolveOptions, Status};
 
-use crate::model::{col, mass_solve, ContactModel, MechanicalSystem, ModelError};
+use crate::model::{ContactModel, MechanicalSystem, ModelError};
+use crate::step_matrices::StepMatrices;
 
 /// What to do when the LCP solver fails inside a step.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -39,6 +40,10 @@ pub struct MoreauJeanParams {
     pub theta: f64,
     /// Activation look-ahead gamma in [0, 1] (default 1/2).
     pub gamma: f64,
+    /// A contact is active when g + gamma h J v <= activation_tol (length unit of the model;
+    /// default 1e-12). Zero lets round-off in a resting contact's gap (1e-20 above zero after
+    /// an LCP solve) switch it off for a step, so a resting box drops onto one corner.
+    pub activation_tol: f64,
     /// Options for every LCP solve.
     pub options: SolveOptions,
     /// Policy for failed solves (default stop).
@@ -54,6 +59,7 @@ impl MoreauJeanParams {
             step,
             theta: 0.5,
             gamma: 0.5,
+            activation_tol: 1e-12,
             options: SolveOptions::default(),
             on_failure: OnSolverFailure::Stop,
             sample_every: 1,
@@ -66,6 +72,12 @@ impl MoreauJeanParams {
             return Err(MoreauJeanError::Input(format!(
                 "step = {}: must be a finite number > 0",
                 self.step
+            )));
+        }
+        if !(self.activation_tol.is_finite() && self.activation_tol >= 0.0) {
+            return Err(MoreauJeanError::Input(format!(
+                "activation_tol = {}: must be a finite number >= 0",
+                self.activation_tol
             )));
         }
         for (name, x) in [("theta", self.theta), ("gamma", self.gamma)] {
@@ -197,41 +209,35 @@ pub fn simulate_moreau_jean(
     };
     for k in 0..n_steps {
         let t = t0 + k as f64 * h;
-        let m = sys.mass_matrix(&q);
+        let mats = StepMatrices::at(sys, contacts, &q, t)?;
         let f = sys.forces(t + theta * h, &q, &v);
-        let jac = contacts.jacobian(&q);
         let gaps = contacts.gaps(&q);
         let n_c = contacts.n_contacts();
-        if f.len() != n || jac.nrows() != n_c || jac.ncols() != n || gaps.len() != n_c {
+        if f.len() != n || gaps.len() != n_c {
             return Err(ModelError::Dimension(format!(
-                "n_dof {n}, forces {}, Jacobian {}x{}, gaps {}, contacts {n_c}",
+                "n_dof {n}, forces {}, gaps {}, contacts {n_c}",
                 f.len(),
-                jac.nrows(),
-                jac.ncols(),
                 gaps.len()
             ))
             .into());
         }
-        let minv_f = mass_solve(&m, &col(&f), t)?;
-        let v_free: Vec<f64> = (0..n).map(|i| v[i] + h * minv_f[(i, 0)]).collect();
-        let u_k: Vec<f64> = (0..n_c).map(|c| (0..n).map(|j| jac[(c, j)] * v[j]).sum()).collect();
+        let minv_f = mats.solve_mass(&f);
+        let v_free: Vec<f64> = (0..n).map(|i| v[i] + h * minv_f[i]).collect();
+        let u_k = mats.jv(&v);
         let active: Vec<usize> =
-            (0..n_c).filter(|&c| gaps[c] + gamma * h * u_k[c] <= 0.0).collect();
+            (0..n_c).filter(|&c| gaps[c] + gamma * h * u_k[c] <= params.activation_tol).collect();
         let mut v_new = v_free.clone();
         let mut lcp_record = None;
         if !active.is_empty() {
-            let ja = Mat::from_fn(active.len(), n, |a, j| jac[(active[a], j)]);
-            let minv_jt = mass_solve(&m, &ja.transpose().to_owned(), t)?;
-            let w = &ja * &minv_jt;
+            let ja = mats.restrict(&active);
+            let ja_v_free = ja.apply(&v_free);
             let b: Vec<f64> = active
                 .iter()
-                .enumerate()
-                .map(|(a, &c)| {
-                    (0..n).map(|j| ja[(a, j)] * v_free[j]).sum::<f64>()
-                        + contacts.restitution(c) * u_k[c]
-                })
+                .zip(&ja_v_free)
+                .map(|(&c, &jv)| jv + contacts.restitution(c) * u_k[c])
                 .collect();
-            let lcp = Lcp::from_dense(w, b)
+            let lcp = ja
+                .delassus_lcp(b)
                 .map_err(|e| MoreauJeanError::Setup { t, message: e.to_string() })?;
             let sol = solver
                 .solve(&lcp, &params.options, None)
@@ -255,8 +261,9 @@ pub fn simulate_moreau_jean(
                     }),
                 }
             }
-            for (i, vi) in v_new.iter_mut().enumerate() {
-                *vi += (0..active.len()).map(|a| minv_jt[(i, a)] * sol.z[a].max(0.0)).sum::<f64>();
+            let z: Vec<f64> = sol.z.iter().map(|z| z.max(0.0)).collect();
+            for (vi, dv) in v_new.iter_mut().zip(ja.impulse_velocity(&z)) {
+                *vi += dv;
             }
             lcp_record = Some(LcpSolveRecord::from_solution(&sol));
         }

@@ -11,14 +11,14 @@
 //! contact crate's broad phase. The run, statistics and errors are those of
 //! [`crate::moreau_jean`].
 
-use faer::Mat;
 use signorini_impact::LcpSolveRecord;
-use signorini_lcp::{Lcp, LcpSolver, SolveOptions, Status};
+use signorini_lcp::{LcpSolver, SolveOptions, Status};
 
-use crate::model::{col, mass_solve, ContactModel, MechanicalSystem, ModelError};
+use crate::model::{ContactModel, MechanicalSystem, ModelError};
 use crate::moreau_jean::{
     MoreauJeanError, MoreauJeanRun, OnSolverFailure, SolverFailure, StepStats,
 };
+use crate::step_matrices::StepMatrices;
 
 /// Settings of [`simulate_position_lcp`].
 #[derive(Debug, Clone)]
@@ -84,31 +84,28 @@ pub fn simulate_position_lcp(
     };
     for k in 0..n_steps {
         let t = t0 + k as f64 * h;
-        let m = sys.mass_matrix(&q);
+        let mats = StepMatrices::at(sys, contacts, &q, t)?;
         let f = sys.forces(t, &q, &v);
-        let jac = contacts.jacobian(&q);
         let gaps = contacts.gaps(&q);
         let n_c = contacts.n_contacts();
-        if f.len() != n || jac.nrows() != n_c || jac.ncols() != n || gaps.len() != n_c {
+        if f.len() != n || gaps.len() != n_c {
             return Err(ModelError::Dimension(format!(
-                "n_dof {n}, forces {}, Jacobian {}x{}, gaps {}, contacts {n_c}",
+                "n_dof {n}, forces {}, gaps {}, contacts {n_c}",
                 f.len(),
-                jac.nrows(),
-                jac.ncols(),
                 gaps.len()
             ))
             .into());
         }
-        let minv_f = mass_solve(&m, &col(&f), t)?;
-        let mut v_new: Vec<f64> = (0..n).map(|i| v[i] + h * minv_f[(i, 0)]).collect();
+        let minv_f = mats.solve_mass(&f);
+        let mut v_new: Vec<f64> = (0..n).map(|i| v[i] + h * minv_f[i]).collect();
         let mut lcp_record: Option<LcpSolveRecord> = None;
         if n_c > 0 {
-            let minv_jt = mass_solve(&m, &jac.transpose().to_owned(), t)?;
-            let w: Mat<f64> = &jac * &minv_jt;
-            let b: Vec<f64> = (0..n_c)
-                .map(|c| (0..n).map(|j| jac[(c, j)] * v_new[j]).sum::<f64>() + gaps[c] / h)
-                .collect();
-            let lcp = Lcp::from_dense(w, b)
+            let all: Vec<usize> = (0..n_c).collect();
+            let ja = mats.restrict(&all);
+            let b: Vec<f64> =
+                ja.apply(&v_new).iter().zip(&gaps).map(|(jv, g)| jv + g / h).collect();
+            let lcp = ja
+                .delassus_lcp(b)
                 .map_err(|e| MoreauJeanError::Setup { t, message: e.to_string() })?;
             let sol = solver
                 .solve(&lcp, &params.options, None)
@@ -132,8 +129,9 @@ pub fn simulate_position_lcp(
                     }),
                 }
             }
-            for (i, vi) in v_new.iter_mut().enumerate() {
-                *vi += (0..n_c).map(|c| minv_jt[(i, c)] * sol.z[c].max(0.0)).sum::<f64>();
+            let z: Vec<f64> = sol.z.iter().map(|z| z.max(0.0)).collect();
+            for (vi, dv) in v_new.iter_mut().zip(ja.impulse_velocity(&z)) {
+                *vi += dv;
             }
             lcp_record = Some(LcpSolveRecord::from_solution(&sol));
         }

@@ -160,6 +160,12 @@ impl SceneModel {
         }
     }
 
+    /// The (body a, body b) scene indices of every contact, in the model's order.
+    pub fn contact_body_indices(&self) -> Vec<(usize, usize)> {
+        let (q, v) = self.initial_state();
+        self.contacts_at(&self.bodies_at(&q, &v)).iter().map(|c| (c.body_a, c.body_b)).collect()
+    }
+
     /// Kinetic energy ½ vᵀ M v at (q, v).
     pub fn kinetic_energy(&self, q: &[f64], v: &[f64]) -> f64 {
         let mass = BlockDiagonalMass::new(&self.layout, &self.bodies_at(q, v));
@@ -210,6 +216,10 @@ impl MechanicalSystem for SceneModel {
     fn forces(&self, _t: f64, q: &[f64], v: &[f64]) -> Vec<f64> {
         self.forces_at(self.bodies_at(q, v))
     }
+    fn mass_operator(&self, q: &[f64]) -> Option<Box<dyn MassMatrix>> {
+        let v = vec![0.0; q.len()];
+        Some(Box::new(BlockDiagonalMass::new(&self.layout, &self.bodies_at(q, &v))))
+    }
 }
 
 impl ContactModel for SceneModel {
@@ -226,6 +236,12 @@ impl ContactModel for SceneModel {
         let contacts = self.contacts_at(&bodies);
         let j = Jacobian::normal(&self.layout, &bodies, &contacts);
         self.dense_rows(&j.rows)
+    }
+    fn jacobian_rows(&self, q: &[f64]) -> Option<Jacobian> {
+        let v = vec![0.0; q.len()];
+        let bodies = self.bodies_at(q, &v);
+        let contacts = self.contacts_at(&bodies);
+        Some(Jacobian::normal(&self.layout, &bodies, &contacts))
     }
     fn restitution(&self, _contact_idx: usize) -> f64 {
         self.restitution
@@ -248,6 +264,15 @@ impl FrictionModel for SceneModel {
         let j = Jacobian::with_friction(&self.layout, &bodies, &contacts, self.friction_directions);
         self.dense_rows(&j.rows[contacts.len()..])
     }
+    fn tangent_rows(&self, q: &[f64]) -> Option<Jacobian> {
+        let v = vec![0.0; q.len()];
+        let bodies = self.bodies_at(q, &v);
+        let contacts = self.contacts_at(&bodies);
+        let mut j =
+            Jacobian::with_friction(&self.layout, &bodies, &contacts, self.friction_directions);
+        j.rows.drain(..contacts.len());
+        Some(j)
+    }
     fn friction_coefficient(&self, _contact_idx: usize) -> f64 {
         self.scene.material.friction
     }
@@ -264,6 +289,32 @@ pub struct PenaltyScene {
     pub stiffness: f64,
     /// Damping c (N s/m).
     pub damping: f64,
+}
+
+impl PenaltyScene {
+    /// The normal force N_i = max(k δ + c δ', 0) of every contact at (q, v).
+    pub fn normal_forces(&self, q: &[f64], v: &[f64]) -> Vec<f64> {
+        let m = &self.model;
+        let bodies = m.bodies_at(q, v);
+        let contacts = m.contacts_at(&bodies);
+        let j = Jacobian::normal(&m.layout, &bodies, &contacts);
+        let rates = j.apply(v);
+        contacts
+            .iter()
+            .zip(&rates)
+            .map(|(c, &r)| {
+                signorini_contact::compliant::kelvin_voigt(self.stiffness, self.damping, c.gap, r)
+            })
+            .collect()
+    }
+
+    /// The energy stored in the springs, Σ ½ k δ_i² with δ_i = max(−d_i, 0). With it,
+    /// T + V_gravity + V_elastic does not grow along exact solutions for c >= 0: its rate is
+    /// −c δ'² where the force is k δ + c δ' and k δ δ' < 0 where the force is clamped at 0.
+    pub fn elastic_energy(&self, q: &[f64]) -> f64 {
+        use crate::model::ContactModel as _;
+        self.model.gaps(q).iter().map(|d| 0.5 * self.stiffness * d.min(0.0).powi(2)).sum()
+    }
 }
 
 impl SecondOrderSystem for PenaltyScene {

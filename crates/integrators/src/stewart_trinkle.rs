@@ -21,10 +21,11 @@ use faer::Mat;
 use signorini_impact::LcpSolveRecord;
 use signorini_lcp::{Lcp, LcpSolver, SolveOptions, Status};
 
-use crate::model::{col, mass_solve, ContactModel, MechanicalSystem, ModelError};
+use crate::model::{ContactModel, MechanicalSystem, ModelError};
 use crate::moreau_jean::{
     MoreauJeanError, MoreauJeanRun, OnSolverFailure, SolverFailure, StepStats,
 };
+use crate::step_matrices::StepMatrices;
 
 /// Contacts with Coulomb friction on a polyhedral cone.
 pub trait FrictionModel: ContactModel {
@@ -33,6 +34,13 @@ pub trait FrictionModel: ContactModel {
     /// Tangential Jacobian D: n_contacts * k rows (contact i owns rows i k .. (i + 1) k), n_dof
     /// columns; the directions of one contact span its tangent plane symmetrically.
     fn tangent_jacobian(&self, q: &[f64]) -> Mat<f64>;
+    /// D as sparse rows (same order), for models that also provide
+    /// [`ContactModel::jacobian_rows`] and [`crate::MechanicalSystem::mass_operator`]; the
+    /// default `None` selects the dense path.
+    fn tangent_rows(&self, q: &[f64]) -> Option<signorini_contact::Jacobian> {
+        let _ = q;
+        None
+    }
     /// Friction coefficient μ of a contact.
     fn friction_coefficient(&self, contact_idx: usize) -> f64;
 }
@@ -113,66 +121,72 @@ pub fn simulate_stewart_trinkle(
     let size = n_c * (k + 2);
     for step_idx in 0..n_steps {
         let t = t0 + step_idx as f64 * h;
-        let m = sys.mass_matrix(&q);
+        let rows = match (contacts.jacobian_rows(&q), contacts.tangent_rows(&q)) {
+            (Some(mut nj), Some(dj)) => {
+                nj.rows.extend(dj.rows);
+                Some(nj)
+            }
+            _ => None,
+        };
+        let mats = StepMatrices::with_rows(sys, &q, t, n_c * (k + 1), rows, || {
+            let nj = contacts.jacobian(&q);
+            let dj = contacts.tangent_jacobian(&q);
+            if nj.ncols() != dj.ncols() || nj.nrows() != n_c || dj.nrows() != n_c * k {
+                // Sizes are reported by the caller's check on the stacked matrix.
+                return Mat::zeros(0, 0);
+            }
+            Mat::from_fn(nj.nrows() + dj.nrows(), nj.ncols(), |r, j| {
+                if r < n_c {
+                    nj[(r, j)]
+                } else {
+                    dj[(r - n_c, j)]
+                }
+            })
+        })?;
         let f = sys.forces(t, &q, &v);
-        let nj = contacts.jacobian(&q);
-        let dj = contacts.tangent_jacobian(&q);
         let gaps = contacts.gaps(&q);
-        if f.len() != n
-            || nj.nrows() != n_c
-            || nj.ncols() != n
-            || dj.nrows() != n_c * k
-            || dj.ncols() != n
-            || gaps.len() != n_c
-        {
+        if f.len() != n || gaps.len() != n_c {
             return Err(ModelError::Dimension(format!(
-                "n_dof {n}, forces {}, N {}x{}, D {}x{} (k = {k}), gaps {}, contacts {n_c}",
+                "n_dof {n}, forces {}, gaps {}, contacts {n_c} (k = {k})",
                 f.len(),
-                nj.nrows(),
-                nj.ncols(),
-                dj.nrows(),
-                dj.ncols(),
                 gaps.len()
             ))
             .into());
         }
-        let minv_f = mass_solve(&m, &col(&f), t)?;
-        let mut v_new: Vec<f64> = (0..n).map(|i| v[i] + h * minv_f[(i, 0)]).collect();
+        let minv_f = mats.solve_mass(&f);
+        let mut v_new: Vec<f64> = (0..n).map(|i| v[i] + h * minv_f[i]).collect();
         let mut lcp_record: Option<LcpSolveRecord> = None;
         if n_c > 0 {
-            // Stacked Jacobian [N; D] and its Delassus matrix.
-            let nd =
-                Mat::from_fn(
-                    n_c * (k + 1),
-                    n,
-                    |r, j| if r < n_c { nj[(r, j)] } else { dj[(r - n_c, j)] },
-                );
-            let minv_ndt = mass_solve(&m, &nd.transpose().to_owned(), t)?;
-            let w = &nd * &minv_ndt;
-            let mut mat = Mat::<f64>::zeros(size, size);
-            for r in 0..n_c * (k + 1) {
-                for c in 0..n_c * (k + 1) {
-                    mat[(r, c)] = w[(r, c)];
-                }
-            }
+            // Stacked Jacobian [N; D], its Delassus matrix, then the E and mu blocks.
+            let all: Vec<usize> = (0..n_c * (k + 1)).collect();
+            let nd = mats.restrict(&all);
+            let mut entries = nd.delassus_entries();
             let g0 = n_c * (k + 1);
             for i in 0..n_c {
                 for j in 0..k {
                     let r = n_c + i * k + j;
-                    mat[(r, g0 + i)] = 1.0;
-                    mat[(g0 + i, r)] = -1.0;
+                    entries.push((r, g0 + i, 1.0));
+                    entries.push((g0 + i, r, -1.0));
                 }
-                mat[(g0 + i, i)] = contacts.friction_coefficient(i);
+                entries.push((g0 + i, i, contacts.friction_coefficient(i)));
             }
-            let mut qv = vec![0.0; size];
-            for (r, qr) in qv.iter_mut().enumerate().take(n_c * (k + 1)) {
-                *qr = (0..n).map(|j| nd[(r, j)] * v_new[j]).sum::<f64>();
-            }
+            let mut qv = nd.apply(&v_new);
+            qv.resize(size, 0.0);
             for (i, qi) in qv.iter_mut().enumerate().take(n_c) {
                 *qi += gaps[i] / h;
             }
-            let lcp = Lcp::from_dense(mat, qv)
-                .map_err(|e| MoreauJeanError::Setup { t, message: e.to_string() })?;
+            let lcp = if mats.is_structured() {
+                let (r, (c, x)): (Vec<usize>, (Vec<usize>, Vec<f64>)) =
+                    entries.into_iter().map(|(r, c, x)| (r, (c, x))).unzip();
+                Lcp::from_coo(size, &r, &c, &x, qv)
+            } else {
+                let mut mat = Mat::<f64>::zeros(size, size);
+                for (r, c, x) in entries {
+                    mat[(r, c)] += x;
+                }
+                Lcp::from_dense(mat, qv)
+            }
+            .map_err(|e| MoreauJeanError::Setup { t, message: e.to_string() })?;
             let sol = solver
                 .solve(&lcp, &params.options, None)
                 .map_err(|e| MoreauJeanError::Setup { t, message: e.to_string() })?;
@@ -195,9 +209,9 @@ pub fn simulate_stewart_trinkle(
                     }),
                 }
             }
-            for (i, vi) in v_new.iter_mut().enumerate() {
-                *vi +=
-                    (0..n_c * (k + 1)).map(|c| minv_ndt[(i, c)] * sol.z[c].max(0.0)).sum::<f64>();
+            let z: Vec<f64> = sol.z[..n_c * (k + 1)].iter().map(|z| z.max(0.0)).collect();
+            for (vi, dv) in v_new.iter_mut().zip(nd.impulse_velocity(&z)) {
+                *vi += dv;
             }
             lcp_record = Some(LcpSolveRecord::from_solution(&sol));
         }

@@ -2,8 +2,6 @@
 //! scheme, through both root paths (closed-form ballistic roots; RK4 steps with bracketing and
 //! Brent), and the pulled block of A5 (the acceleration LCP decides stay / separate).
 
-mod common;
-
 use std::sync::Arc;
 
 use signorini_integrators::event_driven::Accumulation;
@@ -21,7 +19,8 @@ fn ball() -> BouncingBall {
 fn run(flight: Flight, t_end: f64) -> EventDrivenRun {
     let b = ball();
     let params = EventDrivenParams { flight, ..EventDrivenParams::default() };
-    let solver = common::solver();
+    let solver =
+        signorini_lcp::Registry::builtin().build("lemke").expect("lemke is always registered");
     simulate_event_driven(&b, &b, solver.as_ref(), 0.0, &[H0], &[0.0], t_end, &params).unwrap()
 }
 
@@ -116,7 +115,8 @@ fn block(pull: f64) -> BouncingBall {
 #[test]
 fn pulled_block_stays_or_separates_by_the_acceleration_lcp() {
     // A5: m = 2, u = 5 N: N = 14.62 N, stays; u = 25 N: N = 0, lifts off with a = 2.69 m/s^2.
-    let solver = common::solver();
+    let solver =
+        signorini_lcp::Registry::builtin().build("lemke").expect("lemke is always registered");
     for (name, flight) in flights() {
         let params = EventDrivenParams { flight, ..EventDrivenParams::default() };
         let stay = block(5.0);
@@ -156,7 +156,8 @@ impl signorini_integrators::MechanicalSystem for Ramp {
 
 #[test]
 fn release_time_is_located() {
-    let solver = common::solver();
+    let solver =
+        signorini_lcp::Registry::builtin().build("lemke").expect("lemke is always registered");
     let floor = block(0.0);
     let params = EventDrivenParams {
         flight: Flight::Integrator {
@@ -180,7 +181,8 @@ fn release_time_is_located() {
 fn inelastic_ball_rests_after_one_impact() {
     // e = 0: one impact at t1, u+ = 0, the acceleration LCP keeps the contact closed (N = mg).
     let b = BouncingBall { restitution: 0.0, ..ball() };
-    let solver = common::solver();
+    let solver =
+        signorini_lcp::Registry::builtin().build("lemke").expect("lemke is always registered");
     for (name, flight) in flights() {
         let params = EventDrivenParams { flight, ..EventDrivenParams::default() };
         let r = simulate_event_driven(&b, &b, solver.as_ref(), 0.0, &[H0], &[0.0], 2.0, &params)

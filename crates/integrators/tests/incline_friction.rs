@@ -3,8 +3,6 @@
 //! incline's frame: floor y = 0, gravity (g sin a, -g cos a) along (x, y). In 2-D the two cone
 //! directions +x and -x make the polyhedral cone exact (effective coefficient mu).
 
-mod common;
-
 use faer::Mat;
 use signorini_integrators::{
     simulate_stewart_trinkle, ContactModel, FrictionModel, MechanicalSystem, StewartTrinkleParams,
@@ -63,7 +61,8 @@ impl FrictionModel for Incline {
 
 fn slide_velocity(angle_deg: f64, mu: f64) -> (f64, f64, f64) {
     let body = Incline { mass: 2.0, angle: angle_deg.to_radians(), mu };
-    let solver = common::solver();
+    let solver =
+        signorini_lcp::Registry::builtin().build("lemke").expect("lemke is always registered");
     let h = 1e-3;
     let mut p = StewartTrinkleParams::with_step(h);
     p.sample_every = 0;

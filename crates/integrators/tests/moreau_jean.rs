@@ -1,8 +1,6 @@
 //! Moreau–Jean (theta = gamma = 1/2, Newton impact law) on the bouncing ball of REFERENCE.md C:
 //! observed order about 1 in position, and failed solves are reported.
 
-mod common;
-
 use signorini_integrators::moreau_jean::MoreauJeanError;
 use signorini_integrators::{
     observed_order, simulate_moreau_jean, BouncingBall, MoreauJeanParams, OnSolverFailure,
@@ -22,7 +20,8 @@ fn observed_order_about_one_in_position() {
     let b = ball();
     let t_end = 2.4;
     let (x_exact, _) = b.exact_state(H0, t_end);
-    let solver = common::solver();
+    let solver =
+        signorini_lcp::Registry::builtin().build("lemke").expect("lemke is always registered");
     let mut hs = Vec::new();
     let mut es = Vec::new();
     for n in [300usize, 500, 800, 1300, 2100, 3400, 5500, 8900] {
@@ -52,7 +51,8 @@ fn observed_order_about_one_in_position() {
 #[test]
 fn theta_and_gamma_are_settable_and_checked() {
     let b = ball();
-    let solver = common::solver();
+    let solver =
+        signorini_lcp::Registry::builtin().build("lemke").expect("lemke is always registered");
     let mut p = MoreauJeanParams::with_step(1e-3);
     p.theta = 1.0;
     p.gamma = 0.0;

@@ -2,14 +2,13 @@
 //! dropped on the floor, perfectly inelastic): it lands on the floor without penetrating, at
 //! most two steps after the exact impact time, and stays there at rest.
 
-mod common;
-
 use signorini_integrators::{simulate_position_lcp, BouncingBall, PositionLcpParams};
 
 #[test]
 fn block_collision_is_inelastic_and_never_penetrates() {
     let block = BouncingBall { mass: 2.0, gravity: 9.81, pull: 0.0, restitution: 0.0 };
-    let solver = common::solver();
+    let solver =
+        signorini_lcp::Registry::builtin().build("lemke").expect("lemke is always registered");
     let h = 1e-3;
     let p = PositionLcpParams::with_step(h);
     let r = simulate_position_lcp(&block, &block, solver.as_ref(), 0.0, &[1.0], &[0.0], 1000, &p)

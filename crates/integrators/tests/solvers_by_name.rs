@@ -17,15 +17,8 @@ fn ball() -> BouncingBall {
 fn solvers() -> Vec<String> {
     let names: Vec<String> = Registry::builtin().names().iter().map(|s| s.to_string()).collect();
     assert!(names.iter().any(|n| n == "lemke"), "lemke is registered on this branch: {names:?}");
-    // FIXME(issue 3): near the accumulation point the 1x1 impact LCP has q -> 0, a degenerate
-    // solution where Fischer-Burmeister Newton converges only linearly; newton-fb ends
-    // `stalled` at residual 4.6e-12 (t = 8.5789), short of the 1e-12 this test compares at.
-    // Every other registered solver passes.
-    names.into_iter().filter(|n| !SHORT_OF_1E12_AT_DEGENERACY.contains(&n.as_str())).collect()
+    names
 }
-
-/// Solvers that stop short of 1e-12 on the degenerate impact LCPs near t_inf (see `solvers`).
-const SHORT_OF_1E12_AT_DEGENERACY: &[&str] = &["newton-fb"];
 
 #[test]
 fn moreau_jean_and_event_driven_with_every_registered_solver() {

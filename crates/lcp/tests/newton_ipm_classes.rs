@@ -213,3 +213,39 @@ fn box_stack_reactions_are_recovered() {
         assert!(max_rel_diff(&expected, &sol.z) < 1e-8, "{spec}");
     }
 }
+
+/// Issue 3's accuracy point at 10^3 unknowns (10^4 is checked by the release probe
+/// `examples/delassus_accuracy.rs`): `newton-fb` and `ipm` reach residual 1e-10 on sparse SPD
+/// Delassus-like problems with 4 contacts per body, at mass ratios 1, 100 and 10^4, and z
+/// matches the generator's known solution (up to ratio 100, see below).
+#[test]
+fn delassus_like_1000_newton_fb_and_ipm_reach_1e_10() {
+    let options = SolveOptions { tol: Some(1e-10), ..SolveOptions::default() };
+    for (ratio, seed) in [(1.0, 11u64), (100.0, 12), (1e4, 13)] {
+        let (lcp, z_star) = generate::delassus_like_with_solution(250, 4, ratio, seed);
+        assert_eq!(lcp.n(), 1000);
+        assert!(lcp.is_sparse());
+        for spec in ["newton-fb", "ipm"] {
+            let solver = Registry::builtin().build(spec).expect("valid spec");
+            let sol = solver.solve(&lcp, &options, None).expect("set up");
+            assert_eq!(sol.status, Status::Solved, "{spec} ratio {ratio:e}: {:?}", sol.note);
+            assert!(independently_solved(&lcp, &sol.z, 1e-10), "{spec} ratio {ratio:e}");
+            let diff = max_rel_diff(&z_star, &sol.z);
+            // At mass ratio 10^4 W is ill-conditioned (heavy bodies give W_cc ~ 1e-4, and
+            // nearly redundant contacts are kept apart only by the 1e-6 regularisation): ipm
+            // was measured at merit 1.2e-14 with |z - z*| / |z*| = 1.0e-5, newton-fb at 1.3e-13
+            // with 4.6e-7. The distance to z* is therefore only asserted up to ratio 100.
+            if ratio <= 100.0 {
+                assert!(diff < 1e-6, "{spec} ratio {ratio:e}: |z - z*| / |z*| = {diff:.2e}");
+            }
+            eprintln!(
+                "{spec}: delassus n = 1000, ratio {ratio:e}: residual {:.2e}, |z - z*| / |z*| \
+                 {diff:.1e}, iterations {}, factorizations {}, {:.3} s",
+                sol.residual(),
+                sol.iterations,
+                sol.factorizations,
+                sol.solve_seconds
+            );
+        }
+    }
+}

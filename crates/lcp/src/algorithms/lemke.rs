@@ -23,8 +23,10 @@
 //! which ends the run). Lexicographic entries tie when they differ by at most 1e-12 times the
 //! largest entry of the rows compared, so round-off in an exactly-zero column of $B^{-1}$ is not
 //! read as a sign (the cause of cycling on Siconos' `lcp_tobenna`, see
-//! `tests/issue_lemke_tobenna.rs`). Pivot entries below `pivot_tol` times the largest entry of
-//! the column are treated as zero.
+//! `tests/issue_lemke_tobenna.rs`). In the ratio test itself, ratios tie when they differ by at
+//! most 1e-12 max|x_B| / max|c| (never by a width divided by a tiny pivot entry, which let a far
+//! larger ratio tie and broke feasibility: `tests/issue_lemke_tiny_pivot_tie.rs`). Pivot entries
+//! below `pivot_tol` times the largest entry of the column are treated as zero.
 //!
 //! # Ray termination
 //!
@@ -507,10 +509,15 @@ impl Tableau {
         if !best.is_finite() {
             return None;
         }
-        let tie = TIE_TOL * xmax;
+        // Ratios tie when they differ by at most TIE_TOL * xmax / cmax: the round-off of x_i
+        // (about TIE_TOL * xmax) over the column's scale. Dividing by c_i itself instead would
+        // let a row with a tiny pivot entry tie at a ratio far above the minimum (x_i = 1.2e-10,
+        // c_i = 1.4e-10: ratio 0.84 against 0.035 in a Stewart–Trinkle LCP) and the pivot on it
+        // would leave the basis infeasible.
+        let tie = TIE_TOL * xmax / cmax;
         self.cand.clear();
         for (i, (&ci, &xi)) in c.iter().zip(&self.x).enumerate() {
-            if ci > thr && xi.max(0.0) - best * ci <= tie {
+            if ci > thr && xi.max(0.0) / ci - best <= tie {
                 self.cand.push(i);
             }
         }

@@ -141,6 +141,10 @@ pub fn register(r: &mut Registry) {
     );
 }
 
+/// Smallest Armijo step tried (bounds the backtracking when z = 0, where the relative floor
+/// of the line search is zero).
+const MIN_STEP: f64 = 1e-30;
+
 /// Φ_i = φ(z_i, w_i).
 fn fb(a: f64, b: f64) -> f64 {
     a.hypot(b) - a - b
@@ -325,10 +329,14 @@ impl FbWork {
             return false;
         }
         let mut t = 1.0;
-        // Backtrack until the step no longer moves z in floating point.
-        let znorm = norm2(z).max(1.0);
+        // Backtrack until the step no longer moves z in floating point, relative to z itself:
+        // a floor of 1 here (an absolute 2.2e-16) stopped the degenerate 1x1 impact LCP with
+        // q = -4.6e-5 at residual 4.6e-12, one exact Newton step of 2e-16 short of the
+        // solution (tests::small_solution_is_not_cut_off_by_an_absolute_step_floor).
+        // `MIN_STEP` only bounds the loop at z = 0.
+        let floor = f64::EPSILON * norm2(z);
         let dnorm = norm2(&self.d);
-        while t * dnorm > f64::EPSILON * znorm {
+        while t * dnorm > floor && t >= MIN_STEP {
             for i in 0..z.len() {
                 self.zt[i] = z[i] + t * self.d[i];
                 self.wt[i] = w[i] + t * self.md[i];
@@ -494,6 +502,29 @@ mod tests {
         let sol = solve("newton-fb", &lcp);
         assert_eq!(sol.status, Status::Solved);
         assert!(sol.z[0].abs() < 1e-9 && (sol.z[1] - 1.5).abs() < 1e-9);
+    }
+
+    /// Bug found by the event-driven bouncing ball near its accumulation (Zeno) time
+    /// (crates/integrators/tests/solvers_by_name.rs): the 1x1 impact LCP M = 1,
+    /// q = -4.6e-5 ended `stalled` at residual 4.6e-12 (tol 1e-12) because the line search
+    /// stopped at steps below 2.2e-16 in absolute terms; the last Newton step was 2.1e-16.
+    #[test]
+    fn small_solution_is_not_cut_off_by_an_absolute_step_floor() {
+        let s = Registry::builtin().build("newton-fb").expect("spec");
+        let opts = SolveOptions { tol: Some(1e-12), ..SolveOptions::default() };
+        for q in [-4.602477647718933e-5, -1e-9, -3e-14, 2e-7] {
+            let lcp = Lcp::from_dense_rows(&[vec![1.0]], vec![q]).expect("valid");
+            let sol = s.solve(&lcp, &opts, None).expect("set up");
+            assert_eq!(sol.status, Status::Solved, "q = {q:e}: residual {:e}", sol.residual());
+            assert!(sol.residual() <= 1e-12, "q = {q:e}");
+            let exact = (-q).max(0.0);
+            assert!((sol.z[0] - exact).abs() <= 1e-12 * q.abs(), "q = {q:e}: z = {:e}", sol.z[0]);
+        }
+        // The same at a scale far below 1, in 2 unknowns.
+        let lcp = Lcp::from_dense_rows(&[vec![2.0, 1.0], vec![1.0, 2.0]], vec![-3e-6, -3e-6])
+            .expect("valid");
+        let sol = s.solve(&lcp, &opts, None).expect("set up");
+        assert_eq!(sol.status, Status::Solved, "residual {:e}", sol.residual());
     }
 
     #[test]

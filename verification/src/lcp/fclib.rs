@@ -39,12 +39,12 @@ const SOURCE: &str = "FCLIB test problem local_problem_test.hdf5 (FrictionalCont
                       frictionless normal part W_NN, q_N";
 
 /// Solvers whose theory covers symmetric PSD M and that solve the normal problem, checked one
-/// by one. `ipm` and `qp` are covered by the theory too but do not reach 1e-10 here (measured:
-/// `ipm` numerical_failure at residual 1.7e-10 after 30 iterations, `qp` numerical_failure at
-/// 1.2e-2; `newton-fb` max_iterations at 1.7e-10); they still run, through `solved_by_any`, and
+/// by one. `qp` is covered by the theory too but does not reach 1e-10 here (measured:
+/// numerical_failure at residual 1.2e-2 after 13 iterations; `newton-fb`, not covered by the
+/// theory, stops at max_iterations with 1.7e-10); both still run, through `solved_by_any`, and
 /// their statuses are in the snapshot `snapshots__lcp__fclib__local_problem_test.snap`. Add
-/// them here once they solve it (or with rows in the expected-failure table).
-pub const SOLVERS: &[&str] = &["lemke", "pgs", "apgd"];
+/// `qp` here once it solves it (or with a row in the expected-failure table).
+pub const SOLVERS: &[&str] = &["lemke", "pgs", "apgd", "ipm"];
 
 /// Relative tolerance on the agreement of w across solvers (measured: 4.8e-10 between lemke and
 /// newton-min, the largest of the six solvers that solve it).

@@ -5,7 +5,7 @@
 //! Frictional Contact problems", INRIA RT-0444; Apache-2.0), read with
 //! `signorini_lcp::formats::fclib`.
 //!
-//! LCP(W_NN, q_N) with W_NN = W[0::3, 0::3] (48 x 48) and q_N = q[0::3]. W_NN is a Delassus
+//! LCP(W_NN, q_N) with `W_NN = W[0::3, 0::3]` (48 x 48) and `q_N = q[0::3]`. W_NN is a Delassus
 //! operator's normal block, symmetric positive semidefinite and singular, so z is not unique
 //! and the file's stored `/solution` is a placeholder: nothing gives a reference z.
 //!

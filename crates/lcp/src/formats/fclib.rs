@@ -15,7 +15,7 @@
 //! - `/fclib_local/vectors/q` (n floats), `/fclib_local/vectors/mu` (nc floats).
 //!
 //! Optional groups (`V`, `R`, `info`, `solution`, `guesses`) are not read. The frictionless
-//! problem keeps the normal rows and columns: W_NN = W[0::d, 0::d], q_N = q[0::d], an LCP in
+//! problem keeps the normal rows and columns: `W_NN = W[0::d, 0::d]`, `q_N = q[0::d]`, an LCP in
 //! the normal impulses (w = W_NN z + q_N the normal velocities). For the sample problems W_NN is
 //! symmetric positive semidefinite and often singular, so z need not be unique: check w and
 //! the residual, not z.

@@ -26,6 +26,7 @@ pub mod lcp;
 pub mod mechanics;
 pub mod order;
 pub mod plot;
+pub mod problem_dir;
 pub mod report;
 pub mod study;
 
@@ -63,8 +64,19 @@ pub fn run_with_plots(
     ctx: &Context,
     selection: &Selection,
 ) -> (Vec<Check>, Vec<(String, plot::LogLogPlot)>) {
+    run_cases_with_plots(ctx, &all_cases(), selection)
+}
+
+/// [`run_cases`] that also collects the plots of the selected cases: the entry point for a
+/// caller that adds cases of its own (a problem directory, an external crate's check) to
+/// [`all_cases`].
+pub fn run_cases_with_plots(
+    ctx: &Context,
+    cases: &[Box<dyn Case>],
+    selection: &Selection,
+) -> (Vec<Check>, Vec<(String, plot::LogLogPlot)>) {
     let (mut checks, mut plots) = (Vec::new(), Vec::new());
-    for case in all_cases().iter().filter(|c| selection.takes(c.as_ref())) {
+    for case in cases.iter().filter(|c| selection.takes(c.as_ref())) {
         let (c, p) = case.run_with_plots(ctx);
         checks.extend(c);
         plots.extend(p);
@@ -75,11 +87,13 @@ pub fn run_with_plots(
 
 /// Seeds of the selected cases, sorted and without repeats (recorded in the provenance).
 pub fn seeds(selection: &Selection) -> Vec<u64> {
-    let mut s: Vec<u64> = all_cases()
-        .iter()
-        .filter(|c| selection.takes(c.as_ref()))
-        .flat_map(|c| c.seeds())
-        .collect();
+    seeds_of(&all_cases(), selection)
+}
+
+/// Seeds of the selected cases among `cases`, sorted and without repeats.
+pub fn seeds_of(cases: &[Box<dyn Case>], selection: &Selection) -> Vec<u64> {
+    let mut s: Vec<u64> =
+        cases.iter().filter(|c| selection.takes(c.as_ref())).flat_map(|c| c.seeds()).collect();
     s.sort_unstable();
     s.dedup();
     s

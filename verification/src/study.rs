@@ -14,6 +14,7 @@
 //! ```toml
 //! name = "quick"
 //! problems = ["lcp/seed", "../shared/data/siconos-lcp/*.dat"]
+//! problem_dirs = ["my-problems"]   # optional: every supported file in the directory
 //! solvers = ["lemke", "pgs:omega=1.3"]
 //! tol = 1e-8
 //! time_limit = 10.0
@@ -44,7 +45,14 @@ pub struct StudySpec {
     /// Problem patterns: a case-id prefix of the verification registry (starts with `lcp/`) or
     /// a file path whose last component may hold `*` / `?` wildcards, relative to the
     /// workspace root unless absolute. Any format [`read_problem`] reads.
+    #[serde(default)]
     pub problems: Vec<String>,
+    /// Directories of user problem files (relative to the workspace root unless absolute):
+    /// every file of a supported format in each is a problem, in name order, after those of
+    /// `problems` (see [`crate::problem_dir`]). A file that does not read stops the study with
+    /// [`StudyError::Unreadable`] naming it.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub problem_dirs: Vec<String>,
     /// Solver specs built through [`Registry::build`], e.g. `pgs:omega=1.3`.
     pub solvers: Vec<String>,
     /// Merit tolerance passed to every solver.
@@ -90,6 +98,9 @@ pub enum StudyError {
     /// A problem pattern matched nothing.
     #[error("problem pattern `{0}` matches no file and no registry case")]
     NoMatch(String),
+    /// A problem directory cannot be listed, is empty, or holds a file that does not read.
+    #[error("problem_dirs: {0}")]
+    Unreadable(#[from] crate::problem_dir::ProblemDirError),
     /// A shard argument is malformed.
     #[error("shard `{0}`: expected K/N with 1 <= K <= N")]
     Shard(String),
@@ -132,8 +143,8 @@ impl StudySpec {
         if !(self.time_limit.is_finite() && self.time_limit > 0.0) {
             return Err(bad(format!("time_limit = {} must be positive seconds", self.time_limit)));
         }
-        if self.problems.is_empty() {
-            return Err(bad("`problems` is empty".into()));
+        if self.problems.is_empty() && self.problem_dirs.is_empty() {
+            return Err(bad("`problems` and `problem_dirs` are both empty".into()));
         }
         if self.solvers.is_empty() {
             return Err(bad("`solvers` is empty".into()));
@@ -275,6 +286,17 @@ pub fn expand_problems(spec: &StudySpec, root: &Path) -> Result<Vec<ProblemRef>,
             return Err(StudyError::NoMatch(pattern.clone()));
         }
         for p in found {
+            if !out.contains(&p) {
+                out.push(p);
+            }
+        }
+    }
+    for dir in &spec.problem_dirs {
+        let path = Path::new(dir);
+        let path = if path.is_absolute() { path.to_path_buf() } else { root.join(path) };
+        // Every file is read once here, so an unreadable one stops the study before it runs.
+        for (id, file, _) in crate::problem_dir::load(&path)? {
+            let p = ProblemRef { id, source: ProblemSource::File(file) };
             if !out.contains(&p) {
                 out.push(p);
             }
@@ -455,6 +477,24 @@ pub fn run_study(
         rows,
         checks,
     })
+}
+
+/// Reads the study file `file`, expands its problems (files relative to `root`, the workspace
+/// root) and runs the whole study with the solvers of `registry` on the default thread count,
+/// without a progress callback. The entry point for a crate outside the workspace: it passes a
+/// registry holding its own solvers beside (or instead of) [`Registry::builtin`], and the
+/// study file names them like any other (see `verification/examples/external-solver`).
+pub fn run_study_file(
+    file: &Path,
+    root: &Path,
+    registry: &Registry,
+) -> Result<StudyResult, StudyError> {
+    let spec = StudySpec::read(file)?;
+    let problems = expand_problems(&spec, root)?;
+    let threads = crate::case::default_threads();
+    let command = format!("study {}", file.display());
+    let provenance = Provenance::collect(root, threads, Vec::new(), &command);
+    run_study(&spec, problems, registry, None, threads, provenance, &|| {})
 }
 
 /// Merges shard results of one study into a whole: same spec and problem list, every case
@@ -764,6 +804,44 @@ mod tests {
         assert!(parse_shard("0/2").is_err());
         assert!(parse_shard("3/2").is_err());
         assert_eq!(parse_shard("2/5").ok(), Some((2, 5)));
+    }
+
+    #[test]
+    fn problem_dirs_expand_to_their_files_and_name_an_unreadable_one() {
+        let dir = std::env::temp_dir().join(format!("signorini-study-dir-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).expect("temp dir");
+        let json =
+            r#"{"format": "signorini-lcp/1", "M": {"dense": [[2, 1], [1, 2]]}, "q": [-3, -3]}"#;
+        std::fs::write(dir.join("b.json"), json).expect("write");
+        std::fs::write(dir.join("a.json"), json).expect("write");
+        std::fs::write(dir.join("notes.txt"), "skipped").expect("write");
+        let text = format!(
+            "problems = [\"lcp/seed/a1\"]\nproblem_dirs = [{:?}]\nsolvers = [\"lemke\"]\n\
+             tol = 1e-8\ntime_limit = 1.0\n",
+            dir.display().to_string()
+        );
+        let spec = StudySpec::parse(&text, "t").expect("valid study");
+        let problems = expand_problems(&spec, Path::new("/")).expect("expands");
+        let ids: Vec<&str> = problems.iter().map(|p| p.id.as_str()).collect();
+        assert_eq!(ids, ["lcp/seed/a1_two_variable", "a.json", "b.json"]);
+        let result = run_study(
+            &spec,
+            problems,
+            &Registry::builtin(),
+            None,
+            1,
+            Provenance::collect(Path::new("/"), 1, Vec::new(), "test"),
+            &|| {},
+        )
+        .expect("runs");
+        assert!(result.rows.iter().all(Row::solved), "{:?}", result.rows);
+        std::fs::write(dir.join("c.json"), "{\"format\": ").expect("write");
+        match expand_problems(&spec, Path::new("/")) {
+            Err(e @ StudyError::Unreadable(_)) => assert!(e.to_string().contains("c.json"), "{e}"),
+            other => panic!("expected Unreadable, got {other:?}"),
+        }
+        std::fs::remove_dir_all(&dir).ok();
     }
 
     #[test]

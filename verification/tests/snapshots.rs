@@ -14,6 +14,9 @@ fn quick_lcp_cases() -> Vec<LcpCase> {
     v.extend(lcp::classic::cases());
     v.extend(lcp::random::cases());
     v.extend(lcp::siconos::cases());
+    v.extend(lcp::contact::cases());
+    #[cfg(feature = "fclib")]
+    v.push(lcp::fclib::case().inner);
     v.into_iter().filter(|c| c.quick).collect()
 }
 

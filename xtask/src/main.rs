@@ -3,6 +3,7 @@
 
 mod bench;
 mod ci;
+mod example;
 mod merge;
 mod study;
 mod verify;
@@ -14,10 +15,13 @@ const HELP: &str = "\
 usage: cargo xtask <command> [options]
 
 commands:
-  verify [--quick] [--filter PATTERN] [--out DIR]
+  verify [--quick] [--filter PATTERN] [--out DIR] [--problems DIR]...
          run the reference cases, print a summary table, write report.md, results.json and
          plots/ to DIR (default target/verify/<run-id>); exit 1 if any check fails.
          PATTERN is a substring of case ids, `*` matching any run of characters.
+         --problems DIR adds every problem file in DIR (.json, .dat, .mtx pairs, .hdf5
+         FCLIB) as a case lcp/user/<file>. The full run (no --quick) also builds and runs
+         the external-solver example crate (verification/examples/external-solver).
   study FILE.toml [--shard K/N] [--out DIR] [--threads T]
          solver study: table, success rates and performance profile (target/study/...).
   merge DIR... [--out DIR]

@@ -11,6 +11,8 @@ fn err(text: &str, format: Format) -> formats::FormatError {
         Format::Json => json::from_str(text),
         Format::SiconosDat => siconos::from_str(text),
         Format::MatrixMarket => mtx::from_strs(text, Q2),
+        // Binary HDF5, read from a path only: text input is always an error.
+        Format::Fclib => formats::problem_from_str(text, Format::Fclib),
     };
     match r {
         Ok(lcp) => panic!("{format} input was accepted (n = {}):\n{text}", lcp.n()),

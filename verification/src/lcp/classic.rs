@@ -32,6 +32,8 @@ fn murty_exponential_n10() -> LcpCase {
 
 /// M = L'L with L Murty's matrix (SPD), q = -e. Column n of L is e_n, so M e_n = L' e_n =
 /// (2, ..., 2, 1) and z = e_n gives w = (1, ..., 1, 0) >= 0 with z'w = 0; unique since M is SPD.
+/// Murty's least-index principal pivoting under the natural (unfavourable) index order takes
+/// 2^n - 1 pivots (Fathi 1979, Theorem; the `murty` solver's default order).
 fn fathi_n8() -> LcpCase {
     let n = 8;
     let mut z = vec![0.0; n];
@@ -43,4 +45,5 @@ fn fathi_n8() -> LcpCase {
     )
     .quick()
     .expect(solvers::SPD, &[Expect::Point(z)])
+    .expect(&["murty"], &[Expect::Pivots((1 << n) - 1)])
 }

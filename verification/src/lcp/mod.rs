@@ -13,6 +13,9 @@ use crate::case::{Case, Context};
 use crate::check::{fmt_observed, fmt_sci, fmt_vec, fmt_vec_rounded, Check};
 
 pub mod classic;
+pub mod contact;
+#[cfg(feature = "fclib")]
+pub mod fclib;
 pub mod random;
 pub mod seed;
 pub mod siconos;
@@ -413,28 +416,39 @@ impl Case for LcpCase {
     fn run(&self, ctx: &Context) -> Vec<Check> {
         let lcp = match (self.build)() {
             Ok(l) => l,
-            Err(e) => {
-                return vec![self.check(
-                    None,
-                    "lcp.data",
-                    false,
-                    "the problem data load".into(),
-                    format!("cannot load: {e}"),
-                )]
-            }
+            Err(e) => return vec![self.data_error(&e)],
         };
         let runs = self.solve_all(ctx, &lcp);
+        self.checks_of(&lcp, &runs)
+    }
+}
+
+impl LcpCase {
+    /// The checks of the case's expectations (and of `solved_by_any`) over runs already made by
+    /// [`LcpCase::solve_all`].
+    pub fn checks_of(&self, lcp: &Lcp, runs: &BTreeMap<String, Run>) -> Vec<Check> {
         let mut checks = Vec::new();
         for (solver, expects) in &self.expectations {
             let run = runs.get(solver).unwrap_or(&Run::Missing);
             for e in expects {
-                checks.push(self.evaluate(&lcp, solver, run, e));
+                checks.push(self.evaluate(lcp, solver, run, e));
             }
         }
         if let Some(names) = &self.solved_by_any {
-            checks.push(self.any_check(&lcp, names, &runs));
+            checks.push(self.any_check(lcp, names, runs));
         }
         checks
+    }
+
+    /// The check of a data load failure.
+    pub fn data_error(&self, error: &str) -> Check {
+        self.check(
+            None,
+            "lcp.data",
+            false,
+            "the problem data load".into(),
+            format!("cannot load: {error}"),
+        )
     }
 }
 
@@ -563,9 +577,11 @@ pub fn cases() -> Vec<Box<dyn Case>> {
     for c in seed::cases().into_iter().chain(tiny::cases()).chain(classic::cases()) {
         v.push(Box::new(c));
     }
-    for c in random::cases().into_iter().chain(siconos::cases()) {
+    for c in random::cases().into_iter().chain(siconos::cases()).chain(contact::cases()) {
         v.push(Box::new(c));
     }
+    #[cfg(feature = "fclib")]
+    v.push(Box::new(fclib::case()));
     v
 }
 

@@ -1,11 +1,13 @@
 //! Problem and solution files: the versioned JSON format `signorini-lcp/1`, the Siconos `.dat`
-//! text layout (dense and sparse-block), and MatrixMarket (`M.mtx` + `q.mtx`, via `sprs::io`).
+//! text layout (dense and sparse-block), MatrixMarket (`M.mtx` + `q.mtx`, via `sprs::io`) and,
+//! read-only, the normal part of FCLIB local problems (`.hdf5`; cargo feature `fclib`).
 //!
 //! Every reader validates before it allocates: a header announcing more entries than the text
 //! holds is an error, not an allocation. Errors say file, line and token where they apply
 //! ([`FormatError`]); no input makes a reader panic (a property test feeds random bytes to each).
 //! The layouts are described in `docs/formats.md`.
 
+pub mod fclib;
 pub mod json;
 pub mod mtx;
 pub mod siconos;
@@ -31,32 +33,39 @@ pub enum Format {
     SiconosDat,
     /// MatrixMarket: M and q in two `.mtx` files (see [`matrix_market_paths`]).
     MatrixMarket,
+    /// FCLIB local problem (`.hdf5`, `.h5`), read-only: the frictionless normal part
+    /// W_NN, q_N ([`fclib`]; reading needs the cargo feature `fclib`).
+    Fclib,
 }
 
 impl Format {
     /// Every format, for help texts.
-    pub const ALL: [Format; 3] = [Format::Json, Format::SiconosDat, Format::MatrixMarket];
+    pub const ALL: [Format; 4] =
+        [Format::Json, Format::SiconosDat, Format::MatrixMarket, Format::Fclib];
 
-    /// The short name used on command lines: `json`, `dat`, `mtx`.
+    /// The short name used on command lines: `json`, `dat`, `mtx`, `hdf5`.
     pub fn name(self) -> &'static str {
         match self {
             Format::Json => "json",
             Format::SiconosDat => "dat",
             Format::MatrixMarket => "mtx",
+            Format::Fclib => "hdf5",
         }
     }
 
-    /// Parses a short name (`json`, `dat` / `siconos`, `mtx` / `matrix-market`), any case.
+    /// Parses a short name (`json`, `dat` / `siconos`, `mtx` / `matrix-market`, `hdf5` /
+    /// `fclib`), any case.
     pub fn from_name(name: &str) -> Option<Format> {
         match name.trim().to_ascii_lowercase().as_str() {
             "json" => Some(Format::Json),
             "dat" | "siconos" => Some(Format::SiconosDat),
             "mtx" | "mm" | "matrix-market" | "matrixmarket" => Some(Format::MatrixMarket),
+            "hdf5" | "h5" | "fclib" => Some(Format::Fclib),
             _ => None,
         }
     }
 
-    /// The format a path names by its extension (`.json`, `.dat`, `.mtx`); an existing
+    /// The format a path names by its extension (`.json`, `.dat`, `.mtx`, `.hdf5` / `.h5`); an existing
     /// directory is MatrixMarket (`M.mtx` + `q.mtx` inside it).
     pub fn from_path(path: &Path) -> Option<Format> {
         let by_ext = path.extension().and_then(|e| e.to_str()).and_then(|e| {
@@ -64,6 +73,7 @@ impl Format {
                 "json" => Some(Format::Json),
                 "dat" => Some(Format::SiconosDat),
                 "mtx" => Some(Format::MatrixMarket),
+                "hdf5" | "h5" => Some(Format::Fclib),
                 _ => None,
             }
         });
@@ -80,7 +90,8 @@ impl fmt::Display for Format {
 impl std::str::FromStr for Format {
     type Err = String;
     fn from_str(s: &str) -> Result<Self, Self::Err> {
-        Format::from_name(s).ok_or_else(|| format!("unknown format `{s}`; valid: json, dat, mtx"))
+        Format::from_name(s)
+            .ok_or_else(|| format!("unknown format `{s}`; valid: json, dat, mtx, hdf5"))
     }
 }
 
@@ -94,7 +105,7 @@ pub enum FormatErrorKind {
     #[error("not UTF-8 text")]
     NotUtf8,
     /// No format given and none can be told from the path.
-    #[error("cannot tell the format from the file name; name it (json, dat or mtx)")]
+    #[error("cannot tell the format from the file name; name it (json, dat, mtx or hdf5)")]
     UnknownFormat,
     /// Nothing but whitespace (and comments).
     #[error("the file is empty")]
@@ -158,6 +169,16 @@ pub enum FormatErrorKind {
     /// MatrixMarket content the reader does not take (complex, pattern, array symmetric).
     #[error("{0}")]
     Unsupported(String),
+    /// An FCLIB (HDF5) file that cannot be read as a local problem (boxed: keeps the error
+    /// small).
+    #[error("FCLIB: {0}")]
+    Fclib(Box<fclib::FclibError>),
+}
+
+impl From<fclib::FclibError> for FormatErrorKind {
+    fn from(e: fclib::FclibError) -> Self {
+        FormatErrorKind::Fclib(Box::new(e))
+    }
 }
 
 /// A file error: what is wrong ([`FormatErrorKind`]) and where (file, 1-based line, token).
@@ -259,6 +280,7 @@ pub fn read_problem(path: &Path, format: Option<Format>) -> Result<Lcp, FormatEr
         Format::Json => json::from_str(&read_text(path)?).map_err(|e| e.in_file(path))?,
         Format::SiconosDat => siconos::from_str(&read_text(path)?).map_err(|e| e.in_file(path))?,
         Format::MatrixMarket => mtx::read(path)?,
+        Format::Fclib => fclib::read(path).map_err(|e| FormatError::new(e.into()).in_file(path))?,
     };
     Ok(match (&lcp.name, path.file_stem().and_then(|s| s.to_str())) {
         (None, Some(stem)) => lcp.with_name(stem),
@@ -267,13 +289,16 @@ pub fn read_problem(path: &Path, format: Option<Format>) -> Result<Lcp, FormatEr
 }
 
 /// Parses an LCP from in-memory text in the JSON or Siconos format (MatrixMarket needs two
-/// texts: [`mtx::from_strs`]).
+/// texts: [`mtx::from_strs`]; FCLIB is binary HDF5, read from a path by [`read_problem`]).
 pub fn problem_from_str(text: &str, format: Format) -> Result<Lcp, FormatError> {
     match format {
         Format::Json => json::from_str(text),
         Format::SiconosDat => siconos::from_str(text),
         Format::MatrixMarket => Err(FormatError::new(FormatErrorKind::Unsupported(
             "MatrixMarket holds M and q in two texts; use formats::mtx::from_strs".into(),
+        ))),
+        Format::Fclib => Err(FormatError::new(FormatErrorKind::Unsupported(
+            "FCLIB problems are binary HDF5 files; read them from a path with read_problem".into(),
         ))),
     }
 }
@@ -286,6 +311,10 @@ pub fn write_problem(path: &Path, lcp: &Lcp, format: Option<Format>) -> Result<(
         Format::Json => write_text(path, &json::to_string(lcp)),
         Format::SiconosDat => write_text(path, &siconos::to_string(lcp)),
         Format::MatrixMarket => mtx::write(path, lcp),
+        Format::Fclib => Err(FormatError::new(FormatErrorKind::Unsupported(
+            "FCLIB files are read-only here (the normal part of a frictional problem)".into(),
+        ))
+        .in_file(path)),
     }
 }
 

@@ -1,0 +1,546 @@
+//! FCLIB local frictional-contact problems (`.hdf5`, `.h5`) and their frictionless normal part
+//! as an LCP (Acary, Brémond, Koziara, Pérignon 2014, "FCLIB: a collection of discrete 3D
+//! Frictional Contact problems", INRIA RT-0444).
+//!
+//! A local problem holds the Delassus operator W (n = d·nc, d = `spacedim` in {2, 3}, nc
+//! contacts), the free velocity q and one friction coefficient per contact, with the unknowns of
+//! each contact ordered normal first, then the tangential ones. HDF5 layout read here:
+//!
+//! - `/fclib_local/spacedim` (integer),
+//! - `/fclib_local/W/{m, n, nz, nzmax}` (integers), `/fclib_local/W/{p, i}` (integer arrays,
+//!   i32 in the files FCLIB writes; any integer width is accepted) and `/fclib_local/W/x`
+//!   (float array). `nz >= 0`: triplet (p = column, i = row, `nz` entries); `nz = -1`: compressed
+//!   column (p = column pointers, i = row indices); `nz = -2`: compressed row (p = row
+//!   pointers, i = column indices). This follows CSparse's `cs` struct, which FCLIB stores.
+//! - `/fclib_local/vectors/q` (n floats), `/fclib_local/vectors/mu` (nc floats).
+//!
+//! Optional groups (`V`, `R`, `info`, `solution`, `guesses`) are not read. The frictionless
+//! problem keeps the normal rows and columns: `W_NN = W[0::d, 0::d]`, `q_N = q[0::d]`, an LCP in
+//! the normal impulses (w = W_NN z + q_N the normal velocities). For the sample problems W_NN is
+//! symmetric positive semidefinite and often singular, so z need not be unique: check w and
+//! the residual, not z.
+//!
+//! The conversion ([`LocalProblem::from_parts`], [`LocalProblem::normal_lcp`]) is plain Rust and
+//! always compiled; reading HDF5 ([`read_local`]) needs the cargo feature `fclib`, which pulls
+//! in the pure-Rust HDF5 reader `rust-hdf5` (no C library). Every size and index is checked
+//! before it is used: no file makes the reader panic or allocate more than the file holds.
+
+use std::path::Path;
+
+use crate::{Lcp, ProblemError};
+
+/// What is wrong with an FCLIB file. Dataset paths are absolute within the file.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum FclibError {
+    /// This build of signorini-lcp has no HDF5 reader.
+    #[error(
+        "reading FCLIB (.hdf5) files needs signorini-lcp built with the cargo feature `fclib`"
+    )]
+    FeatureDisabled,
+    /// The file is not HDF5, is truncated, or its structure cannot be decoded.
+    #[error("not a readable HDF5 file: {0}")]
+    Hdf5(String),
+    /// A required dataset (or its group) is absent.
+    #[error("dataset `{path}` is missing (is this an FCLIB local problem?)")]
+    Missing {
+        /// The dataset path, e.g. `/fclib_local/W/p`.
+        path: String,
+    },
+    /// A dataset has the wrong element type (e.g. floats where integers are required).
+    #[error("dataset `{path}`: expected {expected}: {message}")]
+    WrongType {
+        /// The dataset path.
+        path: String,
+        /// The type expected.
+        expected: &'static str,
+        /// The reader's message.
+        message: String,
+    },
+    /// Sizes that contradict each other or the layout.
+    #[error("{what}: {message}")]
+    BadSize {
+        /// The quantity, e.g. `W/p` or `spacedim`.
+        what: String,
+        /// What is wrong.
+        message: String,
+    },
+    /// An index array points outside the matrix or its own arrays.
+    #[error("{what}[{position}] = {value} is out of range (must lie in 0..{bound})")]
+    IndexOutOfRange {
+        /// The array, e.g. `W/i`.
+        what: String,
+        /// Position in the array.
+        position: usize,
+        /// The value found.
+        value: i64,
+        /// Exclusive upper bound.
+        bound: usize,
+    },
+    /// NaN or infinity in W, q or mu.
+    #[error("{what}[{position}] = {value} is not finite")]
+    NonFinite {
+        /// The array.
+        what: String,
+        /// Position in the array.
+        position: usize,
+        /// The value.
+        value: f64,
+    },
+    /// The normal part does not form a valid LCP.
+    #[error("{0}")]
+    Problem(#[from] ProblemError),
+}
+
+/// How W is stored (CSparse convention, the `nz` field).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Storage {
+    /// `nz >= 0` entries in triplet form: `p` column indices, `i` row indices.
+    Triplet(usize),
+    /// `nz = -1`: compressed columns (`p` has n + 1 pointers, `i` row indices).
+    CompressedColumn,
+    /// `nz = -2`: compressed rows (`p` has m + 1 pointers, `i` column indices).
+    CompressedRow,
+}
+
+impl Storage {
+    /// The storage a CSparse `nz` field names.
+    pub fn from_nz(nz: i64) -> Result<Self, FclibError> {
+        match nz {
+            -1 => Ok(Storage::CompressedColumn),
+            -2 => Ok(Storage::CompressedRow),
+            k if k >= 0 => Ok(Storage::Triplet(usize::try_from(k).map_err(|_| {
+                FclibError::BadSize { what: "W/nz".into(), message: format!("{k} is too large") }
+            })?)),
+            k => Err(FclibError::BadSize {
+                what: "W/nz".into(),
+                message: format!("{k}: expected >= 0 (triplet), -1 (CSC) or -2 (CSR)"),
+            }),
+        }
+    }
+}
+
+/// The raw arrays of an FCLIB local problem, as stored (before any check).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct RawLocal {
+    /// `spacedim`.
+    pub spacedim: i64,
+    /// `W/m` (rows).
+    pub m: i64,
+    /// `W/n` (columns).
+    pub n: i64,
+    /// `W/nz` (storage).
+    pub nz: i64,
+    /// `W/p`.
+    pub p: Vec<i64>,
+    /// `W/i`.
+    pub i: Vec<i64>,
+    /// `W/x`.
+    pub x: Vec<f64>,
+    /// `vectors/q`.
+    pub q: Vec<f64>,
+    /// `vectors/mu`.
+    pub mu: Vec<f64>,
+}
+
+/// A checked FCLIB local problem: W in coordinates, q, mu.
+#[derive(Debug, Clone, PartialEq)]
+pub struct LocalProblem {
+    /// Space dimension d (2 or 3): unknowns per contact.
+    pub spacedim: usize,
+    /// Size of W (n = d · contacts).
+    pub n: usize,
+    /// Rows of the stored entries of W.
+    pub rows: Vec<usize>,
+    /// Columns of the stored entries of W.
+    pub cols: Vec<usize>,
+    /// Values of the stored entries of W (duplicates add up).
+    pub vals: Vec<f64>,
+    /// Free velocity q (n entries).
+    pub q: Vec<f64>,
+    /// Friction coefficient per contact.
+    pub mu: Vec<f64>,
+}
+
+fn index(what: &str, position: usize, value: i64, bound: usize) -> Result<usize, FclibError> {
+    match usize::try_from(value) {
+        Ok(v) if v < bound => Ok(v),
+        _ => Err(FclibError::IndexOutOfRange { what: what.into(), position, value, bound }),
+    }
+}
+
+fn size(what: &str, value: i64) -> Result<usize, FclibError> {
+    usize::try_from(value).map_err(|_| FclibError::BadSize {
+        what: what.into(),
+        message: format!("{value} is negative"),
+    })
+}
+
+fn finite(what: &str, values: &[f64]) -> Result<(), FclibError> {
+    match values.iter().position(|v| !v.is_finite()) {
+        Some(position) => {
+            Err(FclibError::NonFinite { what: what.into(), position, value: values[position] })
+        }
+        None => Ok(()),
+    }
+}
+
+/// Checks that `p` is a pointer array of `outer + 1` non-decreasing entries from 0 to `len`.
+fn pointers(p: &[i64], outer: usize, len: usize, what: &str) -> Result<Vec<usize>, FclibError> {
+    if p.len() != outer + 1 {
+        return Err(FclibError::BadSize {
+            what: "W/p".into(),
+            message: format!("{} pointers for {outer} {what}s, expected {}", p.len(), outer + 1),
+        });
+    }
+    let mut out = Vec::with_capacity(p.len());
+    let mut last = 0usize;
+    for (k, &v) in p.iter().enumerate() {
+        let v = index("W/p", k, v, len + 1)?;
+        if v < last || (k == 0 && v != 0) {
+            return Err(FclibError::BadSize {
+                what: "W/p".into(),
+                message: format!("pointer {k} = {v} breaks 0 = p[0] <= p[1] <= ... <= nnz"),
+            });
+        }
+        last = v;
+        out.push(v);
+    }
+    Ok(out)
+}
+
+impl LocalProblem {
+    /// Checks the raw arrays: d in {2, 3}, W square n x n with n = d · len(mu), q of length n,
+    /// pointer and index arrays consistent and in range, every number finite.
+    pub fn from_parts(raw: RawLocal) -> Result<Self, FclibError> {
+        let d = size("spacedim", raw.spacedim)?;
+        if d != 2 && d != 3 {
+            return Err(FclibError::BadSize {
+                what: "spacedim".into(),
+                message: format!("{d}: expected 2 or 3"),
+            });
+        }
+        let (m, n) = (size("W/m", raw.m)?, size("W/n", raw.n)?);
+        if m != n {
+            return Err(FclibError::BadSize {
+                what: "W".into(),
+                message: format!("{m}x{n}: a Delassus operator is square"),
+            });
+        }
+        if raw.q.len() != n {
+            return Err(FclibError::BadSize {
+                what: "vectors/q".into(),
+                message: format!("{} entries, W is {n}x{n}", raw.q.len()),
+            });
+        }
+        if raw.mu.len().checked_mul(d) != Some(n) {
+            return Err(FclibError::BadSize {
+                what: "vectors/mu".into(),
+                message: format!("{} contacts x spacedim {d} != {n} unknowns of W", raw.mu.len()),
+            });
+        }
+        finite("W/x", &raw.x)?;
+        finite("vectors/q", &raw.q)?;
+        finite("vectors/mu", &raw.mu)?;
+        let storage = Storage::from_nz(raw.nz)?;
+        let (mut rows, mut cols) = (Vec::new(), Vec::new());
+        let nnz = match storage {
+            Storage::Triplet(k) => {
+                if raw.p.len() < k || raw.i.len() < k || raw.x.len() < k {
+                    return Err(FclibError::BadSize {
+                        what: "W".into(),
+                        message: format!(
+                            "nz = {k} triplets but p, i, x hold {}, {}, {}",
+                            raw.p.len(),
+                            raw.i.len(),
+                            raw.x.len()
+                        ),
+                    });
+                }
+                for e in 0..k {
+                    cols.push(index("W/p", e, raw.p[e], n)?);
+                    rows.push(index("W/i", e, raw.i[e], n)?);
+                }
+                k
+            }
+            Storage::CompressedColumn | Storage::CompressedRow => {
+                let nnz = raw.i.len().min(raw.x.len());
+                let ptr = pointers(&raw.p, n, nnz, "column or row")?;
+                let nnz = ptr[n];
+                for outer in 0..n {
+                    for e in ptr[outer]..ptr[outer + 1] {
+                        let inner = index("W/i", e, raw.i[e], n)?;
+                        if storage == Storage::CompressedColumn {
+                            rows.push(inner);
+                            cols.push(outer);
+                        } else {
+                            rows.push(outer);
+                            cols.push(inner);
+                        }
+                    }
+                }
+                nnz
+            }
+        };
+        let mut vals = raw.x;
+        vals.truncate(nnz);
+        Ok(Self { spacedim: d, n, rows, cols, vals, q: raw.q, mu: raw.mu })
+    }
+
+    /// Number of contacts.
+    pub fn contacts(&self) -> usize {
+        self.mu.len()
+    }
+
+    /// The frictionless normal problem LCP(W_NN, q_N): rows and columns 0, d, 2d, ... of W and
+    /// the same entries of q (sparse M).
+    pub fn normal_lcp(&self) -> Result<Lcp, FclibError> {
+        let d = self.spacedim;
+        let nc = self.contacts();
+        let (mut r, mut c, mut v) = (Vec::new(), Vec::new(), Vec::new());
+        for ((&i, &j), &x) in self.rows.iter().zip(&self.cols).zip(&self.vals) {
+            if i % d == 0 && j % d == 0 {
+                r.push(i / d);
+                c.push(j / d);
+                v.push(x);
+            }
+        }
+        let q: Vec<f64> = self.q.iter().step_by(d).copied().collect();
+        debug_assert_eq!(q.len(), nc);
+        Ok(Lcp::from_coo(nc, &r, &c, &v, q)?)
+    }
+}
+
+/// Reads an FCLIB local problem from an HDF5 file (cargo feature `fclib`).
+#[cfg(feature = "fclib")]
+pub fn read_local(path: &Path) -> Result<LocalProblem, FclibError> {
+    use rust_hdf5::H5File;
+
+    let file = H5File::open(path).map_err(|e| FclibError::Hdf5(e.to_string()))?;
+    let dataset = |name: &str| {
+        file.dataset(name).map_err(|e| match e {
+            rust_hdf5::Hdf5Error::NotFound(_) => FclibError::Missing { path: format!("/{name}") },
+            other => FclibError::Hdf5(format!("/{name}: {other}")),
+        })
+    };
+    let ints = |name: &str| -> Result<Vec<i64>, FclibError> {
+        dataset(name)?.read_numeric_as::<i64>().map_err(|e| FclibError::WrongType {
+            path: format!("/{name}"),
+            expected: "integers",
+            message: e.to_string(),
+        })
+    };
+    let floats = |name: &str| -> Result<Vec<f64>, FclibError> {
+        dataset(name)?.read_numeric_as::<f64>().map_err(|e| FclibError::WrongType {
+            path: format!("/{name}"),
+            expected: "floating-point numbers",
+            message: e.to_string(),
+        })
+    };
+    let scalar = |name: &str| -> Result<i64, FclibError> {
+        let v = ints(name)?;
+        match v.as_slice() {
+            [x] => Ok(*x),
+            _ => Err(FclibError::BadSize {
+                what: format!("/{name}"),
+                message: format!("{} values, expected one", v.len()),
+            }),
+        }
+    };
+    let raw = RawLocal {
+        spacedim: scalar("fclib_local/spacedim")?,
+        m: scalar("fclib_local/W/m")?,
+        n: scalar("fclib_local/W/n")?,
+        nz: scalar("fclib_local/W/nz")?,
+        p: ints("fclib_local/W/p")?,
+        i: ints("fclib_local/W/i")?,
+        x: floats("fclib_local/W/x")?,
+        q: floats("fclib_local/vectors/q")?,
+        mu: floats("fclib_local/vectors/mu")?,
+    };
+    LocalProblem::from_parts(raw)
+}
+
+/// Without the `fclib` feature: always [`FclibError::FeatureDisabled`].
+#[cfg(not(feature = "fclib"))]
+pub fn read_local(path: &Path) -> Result<LocalProblem, FclibError> {
+    let _ = path;
+    Err(FclibError::FeatureDisabled)
+}
+
+/// Reads the frictionless normal LCP of an FCLIB local problem; the name is the file stem and
+/// the source says it is the normal part of an FCLIB problem.
+pub fn read(path: &Path) -> Result<Lcp, FclibError> {
+    let local = read_local(path)?;
+    let lcp = local.normal_lcp()?;
+    Ok(lcp.with_source(format!(
+        "FCLIB local problem {} (normal part W_NN, q_N of {} contacts, spacedim {})",
+        path.display(),
+        local.contacts(),
+        local.spacedim
+    )))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Two 3-D contacts, W = diag(2, 1, 1, 4, 1, 1) + 1 in (0, 3) and (3, 0), as CSC.
+    fn raw_csc() -> RawLocal {
+        RawLocal {
+            spacedim: 3,
+            m: 6,
+            n: 6,
+            nz: -1,
+            p: vec![0, 2, 3, 4, 6, 7, 8],
+            i: vec![0, 3, 1, 2, 0, 3, 4, 5],
+            x: vec![2.0, 1.0, 1.0, 1.0, 1.0, 4.0, 1.0, 1.0],
+            q: vec![-1.0, 0.5, 0.5, -2.0, 0.5, 0.5],
+            mu: vec![0.5, 0.5],
+        }
+    }
+
+    #[test]
+    fn normal_part_of_csc_csr_and_triplets_agree() {
+        let csc = LocalProblem::from_parts(raw_csc()).expect("valid").normal_lcp().expect("lcp");
+        assert_eq!(csc.n(), 2);
+        let want = [[2.0, 1.0], [1.0, 4.0]];
+        for (i, row) in want.iter().enumerate() {
+            for (j, &v) in row.iter().enumerate() {
+                assert!((csc.get(i, j) - v).abs() < 1e-15);
+            }
+        }
+        assert_eq!(csc.q(), &[-1.0, -2.0]);
+        // The same matrix as CSR (it is symmetric, so the arrays coincide) and as triplets.
+        let csr = RawLocal { nz: -2, ..raw_csc() };
+        let lcp = LocalProblem::from_parts(csr).expect("valid").normal_lcp().expect("lcp");
+        assert!((lcp.get(1, 0) - 1.0).abs() < 1e-15);
+        let cols = vec![0, 0, 1, 2, 3, 3, 4, 5];
+        let trip = RawLocal { nz: 8, p: cols, ..raw_csc() };
+        let lcp = LocalProblem::from_parts(trip).expect("valid").normal_lcp().expect("lcp");
+        assert!((lcp.get(1, 1) - 4.0).abs() < 1e-15 && (lcp.get(0, 1) - 1.0).abs() < 1e-15);
+    }
+
+    #[test]
+    fn inconsistent_arrays_are_typed_errors() {
+        let bad = |r: RawLocal| LocalProblem::from_parts(r).err();
+        assert!(matches!(
+            bad(RawLocal { spacedim: 4, ..raw_csc() }),
+            Some(FclibError::BadSize { .. })
+        ));
+        assert!(matches!(bad(RawLocal { m: 5, ..raw_csc() }), Some(FclibError::BadSize { .. })));
+        assert!(matches!(
+            bad(RawLocal { mu: vec![0.5], ..raw_csc() }),
+            Some(FclibError::BadSize { .. })
+        ));
+        let mut r = raw_csc();
+        r.i[3] = 6;
+        assert!(matches!(bad(r), Some(FclibError::IndexOutOfRange { position: 3, .. })));
+        let mut r = raw_csc();
+        r.p[2] = 9;
+        assert!(matches!(bad(r), Some(FclibError::IndexOutOfRange { .. })));
+        let mut r = raw_csc();
+        r.p.swap(1, 2);
+        assert!(matches!(bad(r), Some(FclibError::BadSize { .. })));
+        let mut r = raw_csc();
+        r.p.pop();
+        assert!(matches!(bad(r), Some(FclibError::BadSize { .. })));
+        let mut r = raw_csc();
+        r.x[0] = f64::NAN;
+        assert!(matches!(bad(r), Some(FclibError::NonFinite { .. })));
+        assert!(matches!(bad(RawLocal { nz: -3, ..raw_csc() }), Some(FclibError::BadSize { .. })));
+        assert!(matches!(bad(RawLocal { nz: 100, ..raw_csc() }), Some(FclibError::BadSize { .. })));
+        assert!(matches!(
+            bad(RawLocal { m: -1, n: -1, ..raw_csc() }),
+            Some(FclibError::BadSize { .. })
+        ));
+    }
+
+    #[cfg(feature = "fclib")]
+    mod hdf5 {
+        use super::super::*;
+
+        fn sample() -> std::path::PathBuf {
+            Path::new(env!("CARGO_MANIFEST_DIR"))
+                .join("../../../shared/data/fclib/local_problem_test.hdf5")
+        }
+
+        #[test]
+        fn reads_the_fclib_sample() {
+            let local = read_local(&sample()).expect("the FCLIB sample reads");
+            assert_eq!((local.spacedim, local.n, local.contacts()), (3, 144, 48));
+            assert!(local.mu.iter().all(|m| (m - 0.7).abs() < 1e-15));
+            assert_eq!(local.vals.len(), 4896);
+            let lcp = local.normal_lcp().expect("normal part");
+            assert_eq!(lcp.n(), 48);
+            // W_NN is symmetric (a Delassus operator) with a positive diagonal.
+            for i in 0..48 {
+                assert!(lcp.get(i, i) > 0.0);
+                for j in 0..48 {
+                    let (a, b) = (lcp.get(i, j), lcp.get(j, i));
+                    assert!((a - b).abs() <= 1e-9 * (1.0 + a.abs()), "({i}, {j}): {a} vs {b}");
+                }
+            }
+        }
+
+        #[test]
+        fn truncated_and_foreign_bytes_are_errors() {
+            let dir = std::env::temp_dir().join(format!("signorini-fclib-{}", std::process::id()));
+            std::fs::create_dir_all(&dir).expect("temp dir");
+            let bytes = std::fs::read(sample()).expect("sample");
+            for (name, data) in [
+                ("truncated.hdf5", bytes[..bytes.len() / 2].to_vec()),
+                ("header_only.hdf5", bytes[..64].to_vec()),
+                ("empty.hdf5", Vec::new()),
+                ("text.hdf5", b"%SiconosNumerics\n2\n1 0\n0 1\n-1 -1\n".to_vec()),
+            ] {
+                let path = dir.join(name);
+                std::fs::write(&path, &data).expect("write");
+                let e = read_local(&path);
+                assert!(e.is_err(), "{name} read as a problem");
+            }
+            let e = read_local(&dir.join("absent.hdf5"));
+            assert!(matches!(e, Err(FclibError::Hdf5(_))));
+            std::fs::remove_dir_all(&dir).ok();
+        }
+
+        #[test]
+        fn corrupted_metadata_never_panics() {
+            // Random bytes written over the first 4 KiB (superblock, object headers, B-trees)
+            // and random truncations: every outcome must be Ok or a typed error (a panic fails
+            // the test). Deterministic xorshift stream.
+            let dir =
+                std::env::temp_dir().join(format!("signorini-fclib-fuzz-{}", std::process::id()));
+            std::fs::create_dir_all(&dir).expect("temp dir");
+            let bytes = std::fs::read(sample()).expect("sample");
+            let mut state: u64 = 0x9e37_79b9_7f4a_7c15;
+            let mut next = move || {
+                state ^= state << 13;
+                state ^= state >> 7;
+                state ^= state << 17;
+                state
+            };
+            let path = dir.join("corrupt.hdf5");
+            let mut errors = 0;
+            for trial in 0..96 {
+                let mut b = bytes.clone();
+                if trial % 3 == 0 {
+                    b.truncate((next() as usize) % bytes.len());
+                } else {
+                    for _ in 0..1 + next() % 8 {
+                        let i = (next() as usize) % 4096;
+                        b[i] = next() as u8;
+                    }
+                }
+                std::fs::write(&path, &b).expect("write");
+                if let Ok(local) = read_local(&path) {
+                    // Whatever still reads is a consistent problem.
+                    assert!(local.normal_lcp().is_ok_and(|l| l.n() == local.contacts()));
+                } else {
+                    errors += 1;
+                }
+            }
+            assert!(errors > 0, "no corruption was detected in 96 trials");
+            std::fs::remove_dir_all(&dir).ok();
+        }
+    }
+}

@@ -114,6 +114,54 @@ impl Coo {
     }
 }
 
+/// Compressed sparse row form: row r holds the entries `row_ptr[r]..row_ptr[r + 1]` of `col`
+/// and `val`, columns increasing within a row.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Csr {
+    /// Number of rows.
+    pub nrows: usize,
+    /// Number of columns.
+    pub ncols: usize,
+    /// Row pointers (length nrows + 1).
+    pub row_ptr: Vec<usize>,
+    /// Column indices.
+    pub col: Vec<usize>,
+    /// Values.
+    pub val: Vec<f64>,
+}
+
+impl Csr {
+    /// Number of stored entries.
+    pub fn nnz(&self) -> usize {
+        self.val.len()
+    }
+
+    /// Coordinate form, in row order.
+    pub fn to_coo(&self) -> Coo {
+        let mut row = Vec::with_capacity(self.nnz());
+        for r in 0..self.nrows {
+            row.extend(std::iter::repeat_n(r, self.row_ptr[r + 1] - self.row_ptr[r]));
+        }
+        Coo {
+            nrows: self.nrows,
+            ncols: self.ncols,
+            row,
+            col: self.col.clone(),
+            val: self.val.clone(),
+        }
+    }
+
+    /// y = A x.
+    pub fn mul_vec(&self, x: &[f64]) -> Vec<f64> {
+        (0..self.nrows)
+            .map(|r| {
+                let span = self.row_ptr[r]..self.row_ptr[r + 1];
+                self.col[span.clone()].iter().zip(&self.val[span]).map(|(&c, v)| v * x[c]).sum()
+            })
+            .collect()
+    }
+}
+
 /// Spatial row [u, r × u] of a point with arm r moving with its body, projected on the body's
 /// velocity components and scaled by `sign`.
 fn body_block(

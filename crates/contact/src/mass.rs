@@ -7,7 +7,7 @@ use rayon::prelude::*;
 
 use crate::body::{Body, BodyKind, Dimension, DofLayout};
 use crate::error::ContactError;
-use crate::jacobian::{Coo, Jacobian};
+use crate::jacobian::{Coo, Csr, Jacobian};
 use crate::math::Vec3;
 
 /// A symmetric positive definite mass matrix M over the generalised velocities.
@@ -212,13 +212,38 @@ impl MassMatrix for BlockDiagonalMass {
             .collect()
     }
 
-    /// W_rs = sum over the bodies B shared by rows r and s of (L_B^T J_rB) . (L_B^T J_sB):
-    /// only pairs of rows that share a body are visited (rows grouped by body), each row of W
-    /// is built independently in parallel (rayon) and in a fixed order, so the result does not
-    /// depend on the thread count and is exactly symmetric.
+    /// W in coordinate form, from [`BlockDiagonalMass::delassus_csr`] (rows in order, columns
+    /// increasing within a row).
     fn delassus(&self, j: &Jacobian) -> Coo {
+        self.delassus_csr(j).to_coo()
+    }
+}
+
+/// Dot product of two 6-vectors (unused trailing entries are zero).
+#[inline(always)]
+fn dot6(a: &[f64; 6], b: &[f64; 6]) -> f64 {
+    a[0] * b[0] + a[1] * b[1] + a[2] * b[2] + a[3] * b[3] + a[4] * b[4] + a[5] * b[5]
+}
+
+/// Rows per parallel task (fixed, so the work split does not depend on the thread count).
+const ROW_CHUNK: usize = 2048;
+
+impl BlockDiagonalMass {
+    /// W = J M^-1 J^T in compressed sparse row form, exploiting the block structure.
+    ///
+    /// With H_rk = L_B^T J_rB (the "half" factor of row r's k-th body block B, a 6-array), W_rs
+    /// is the sum over the bodies B shared by rows r and s of H_rk . H_sl. Rows are listed per
+    /// body in increasing order, so the columns of row r are the sorted merge of the lists of
+    /// its (at most two) bodies: a first parallel pass counts them (duplicates are rows sharing
+    /// both bodies), a prefix sum gives the row pointers, and a second parallel pass fills each
+    /// row's slice of the output in place (no triplets, no sort). Work is split into fixed
+    /// chunks of rows, and every entry is computed by the same arithmetic in the same order,
+    /// so the result does not depend on the thread count and is exactly symmetric.
+    pub fn delassus_csr(&self, j: &Jacobian) -> Csr {
         let m = j.n_rows();
-        let h = self.half_rows(j);
+        // H, two 6-arrays per row: index 2 r + k.
+        let h: Vec<[f64; 6]> = self.half_rows(j).into_flattened();
+        // Per body, the (2 r + k) of the row blocks on it, increasing.
         let n_bodies = self.blocks.len();
         let mut ptr = vec![0usize; n_bodies + 1];
         for row in &j.rows {
@@ -230,67 +255,95 @@ impl MassMatrix for BlockDiagonalMass {
             ptr[i + 1] += ptr[i];
         }
         let mut fill = ptr.clone();
-        let mut body_rows = vec![(0usize, 0usize); ptr[n_bodies]];
+        let mut body_rows = vec![0usize; ptr[n_bodies]];
         for (r, row) in j.rows.iter().enumerate() {
             for (k, b) in row.blocks().iter().enumerate() {
-                body_rows[fill[b.body]] = (r, k);
+                body_rows[fill[b.body]] = 2 * r + k;
                 fill[b.body] += 1;
             }
         }
-        // Fixed-size chunks of rows (independent of the thread count), one scratch buffer each.
-        const CHUNK: usize = 1024;
-        let parts: Vec<(Vec<usize>, Vec<usize>, Vec<f64>)> = (0..m.div_ceil(CHUNK))
+        let lists = |r: usize| -> (&[usize], &[usize]) {
+            let blocks = j.rows[r].blocks();
+            let list = |k: usize| match blocks.get(k) {
+                Some(b) => &body_rows[ptr[b.body]..ptr[b.body + 1]],
+                None => &[][..],
+            };
+            (list(0), list(1))
+        };
+        // Pass 1: entries per row = |A| + |B| - |rows on both bodies|.
+        let counts: Vec<usize> = (0..m)
             .into_par_iter()
-            .map(|c| {
-                let (start, end) = (c * CHUNK, ((c + 1) * CHUNK).min(m));
-                let mut counts = Vec::with_capacity(end - start);
-                let mut cols = Vec::with_capacity(16 * (end - start));
-                let mut vals = Vec::with_capacity(16 * (end - start));
-                let mut entries: Vec<(usize, f64)> = Vec::with_capacity(64);
-                for r in start..end {
-                    entries.clear();
-                    for (k, b) in j.rows[r].blocks().iter().enumerate() {
-                        let hr = &h[r][k][..b.len];
-                        for &(s, ks) in &body_rows[ptr[b.body]..ptr[b.body + 1]] {
-                            let hs = &h[s][ks][..b.len];
-                            entries.push((s, hr.iter().zip(hs).map(|(a, c)| a * c).sum::<f64>()));
-                        }
+            .with_min_len(ROW_CHUNK)
+            .map(|r| {
+                let (la, lb) = lists(r);
+                let (mut p, mut q, mut common) = (0, 0, 0);
+                while p < la.len() && q < lb.len() {
+                    let (sa, sb) = (la[p] >> 1, lb[q] >> 1);
+                    if sa <= sb {
+                        p += 1;
                     }
-                    entries.sort_by_key(|e| e.0);
-                    let before = cols.len();
-                    for &(s, v) in &entries {
-                        if cols.len() > before && cols.last() == Some(&s) {
-                            if let Some(last) = vals.last_mut() {
-                                *last += v;
-                            }
-                        } else {
-                            cols.push(s);
-                            vals.push(v);
-                        }
+                    if sb <= sa {
+                        q += 1;
                     }
-                    counts.push(cols.len() - before);
+                    if sa == sb {
+                        common += 1;
+                    }
                 }
-                (counts, cols, vals)
+                la.len() + lb.len() - common
             })
             .collect();
-        let nnz = parts.iter().map(|p| p.1.len()).sum();
-        let mut coo = Coo {
-            nrows: m,
-            ncols: m,
-            row: Vec::with_capacity(nnz),
-            col: Vec::with_capacity(nnz),
-            val: Vec::with_capacity(nnz),
-        };
-        let mut r = 0;
-        for (counts, cols, vals) in parts {
-            for count in counts {
-                coo.row.extend(std::iter::repeat_n(r, count));
-                r += 1;
-            }
-            coo.col.extend(cols);
-            coo.val.extend(vals);
+        let mut row_ptr = Vec::with_capacity(m + 1);
+        row_ptr.push(0usize);
+        let mut total = 0;
+        for c in &counts {
+            total += c;
+            row_ptr.push(total);
         }
-        coo
+        // Pass 2: fill each chunk of rows into its own slice of the output.
+        let mut col = vec![0usize; total];
+        let mut val = vec![0.0f64; total];
+        let mut tasks = Vec::with_capacity(m.div_ceil(ROW_CHUNK));
+        let (mut col_rest, mut val_rest) = (&mut col[..], &mut val[..]);
+        for start in (0..m).step_by(ROW_CHUNK) {
+            let end = (start + ROW_CHUNK).min(m);
+            let len = row_ptr[end] - row_ptr[start];
+            let (c, cr) = std::mem::take(&mut col_rest).split_at_mut(len);
+            let (v, vr) = std::mem::take(&mut val_rest).split_at_mut(len);
+            col_rest = cr;
+            val_rest = vr;
+            tasks.push((start, end, c, v));
+        }
+        tasks.into_par_iter().for_each(|(start, end, cols, vals)| {
+            let mut out = 0;
+            for r in start..end {
+                let (la, lb) = lists(r);
+                let (ha, hb) = (&h[2 * r], &h[2 * r + 1]);
+                let (mut p, mut q) = (0, 0);
+                loop {
+                    let sa = la.get(p).map_or(usize::MAX, |e| e >> 1);
+                    let sb = lb.get(q).map_or(usize::MAX, |e| e >> 1);
+                    if sa == usize::MAX && sb == usize::MAX {
+                        break;
+                    }
+                    let (s, v) = if sa < sb {
+                        p += 1;
+                        (sa, dot6(ha, &h[la[p - 1]]))
+                    } else if sb < sa {
+                        q += 1;
+                        (sb, dot6(hb, &h[lb[q - 1]]))
+                    } else {
+                        p += 1;
+                        q += 1;
+                        (sa, dot6(ha, &h[la[p - 1]]) + dot6(hb, &h[lb[q - 1]]))
+                    };
+                    cols[out] = s;
+                    vals[out] = v;
+                    out += 1;
+                }
+            }
+            debug_assert_eq!(out, cols.len());
+        });
+        Csr { nrows: m, ncols: m, row_ptr, col, val }
     }
 }
 

@@ -363,3 +363,141 @@ pub fn gap_acceleration_bias(bodies: &[Body], dim: Dimension, c: &Contact) -> f6
         Shape::Capsule { .. } => 0.0,
     }
 }
+
+/// Rates of a contact's geometry along the free motion (constant linear and world angular
+/// velocities): the normal ṅ and the witness points ṗ_a, ṗ_b (the rates of the closest points
+/// themselves, which slide over the surfaces, not the material velocities at them).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct ContactRates {
+    /// ṅ.
+    pub normal: Vec3,
+    /// Rate of `point_a`.
+    pub point_a: Vec3,
+    /// Rate of `point_b`.
+    pub point_b: Vec3,
+}
+
+/// The rates of the contact's normal and witness points (see [`ContactRates`]), in closed form
+/// from the same construction as [`pair_contacts`]. With p the material point of body a's
+/// feature (ṗ = v_a + ω_a × (p − x_a)), ρ its radius, r = p − x_b, ṙ = ṗ − v_b:
+/// point_a = p − ρ n, so ṗ_a = ṗ − ρ ṅ, and for the surface of b:
+/// - half-space: ṅ = ω_b × n; point_b = p − σ n with σ = n·r − offset, σ̇ = ṅ·r + n·ṙ;
+/// - sphere: ṅ = (I − n nᵀ) ṙ / |r|; point_b = x_b + R n;
+/// - box, local point c = R_bᵀ r, ċ = R_bᵀ(ṙ − ω_b × r), closest local point q (the clamp of c
+///   outside, c moved to the nearest face inside) with q̇ = ċ on the free axes and 0 on the
+///   clamped (or face) axes; outside n_l = u/|u| with u = c − q, ṅ_l = (I − n_l n_lᵀ) u̇ / |u|;
+///   inside ṅ_l = 0; n = R_b n_l, ṅ = ω_b × n + R_b ṅ_l; point_b = x_b + R_b q,
+///   ṗ_b = v_b + ω_b × R_b q + R_b q̇.
+///
+/// None for a feature index the body does not have.
+pub fn contact_rates(bodies: &[Body], dim: Dimension, c: &Contact) -> Option<ContactRates> {
+    let (a, b) = (&bodies[c.body_a], &bodies[c.body_b]);
+    let features = point_features(a, dim);
+    let f = features.get(c.feature)?;
+    let (va, wa) = motion(a);
+    let (vb, wb) = motion(b);
+    let p_dot = add(va, cross(wa, sub(f.point, a.position)));
+    let r = sub(f.point, b.position);
+    let r_dot = sub(p_dot, vb);
+    let n = c.normal;
+    let (n_dot, pb_dot) = match b.shape {
+        Shape::HalfSpace { offset, .. } => {
+            let n_dot = cross(wb, n);
+            let sigma = dot(n, r) - offset;
+            let sigma_dot = dot(n_dot, r) + dot(n, r_dot);
+            (n_dot, sub(p_dot, add(scale(sigma_dot, n), scale(sigma, n_dot))))
+        }
+        Shape::Sphere { radius } => {
+            let dist = norm(r);
+            if dist <= 0.0 {
+                return Some(ContactRates { normal: [0.0; 3], point_a: p_dot, point_b: vb });
+            }
+            let n_dot = scale(1.0 / dist, sub(r_dot, scale(dot(n, r_dot), n)));
+            (n_dot, add(vb, scale(radius, n_dot)))
+        }
+        Shape::Box { half_extents: h } => {
+            let rot = b.rotation();
+            let cl = mat_t_vec(&rot, r);
+            let cl_dot = mat_t_vec(&rot, sub(r_dot, cross(wb, r)));
+            let inside = (0..3).all(|i| cl[i].abs() <= h[i]);
+            let (q, q_dot, nl_dot) = if inside {
+                // The face axis chosen as in `box_distance`.
+                let d = dim.as_usize();
+                let mut best = 0;
+                let mut best_dist = f64::INFINITY;
+                for i in 0..d {
+                    let dist = h[i] - cl[i].abs();
+                    if dist < best_dist {
+                        best_dist = dist;
+                        best = i;
+                    }
+                }
+                let mut q = cl;
+                q[best] = if cl[best] < 0.0 { -h[best] } else { h[best] };
+                let mut q_dot = cl_dot;
+                q_dot[best] = 0.0;
+                (q, q_dot, [0.0; 3])
+            } else {
+                let q =
+                    [cl[0].clamp(-h[0], h[0]), cl[1].clamp(-h[1], h[1]), cl[2].clamp(-h[2], h[2])];
+                let clamped = [0, 1, 2].map(|i| cl[i].abs() > h[i]);
+                let q_dot = [0, 1, 2].map(|i| if clamped[i] { 0.0 } else { cl_dot[i] });
+                let u = sub(cl, q);
+                let dist = norm(u);
+                let nl = scale(1.0 / dist, u);
+                let u_dot = sub(cl_dot, q_dot);
+                (q, q_dot, scale(1.0 / dist, sub(u_dot, scale(dot(nl, u_dot), nl))))
+            };
+            let n_dot = add(cross(wb, n), mat_vec(&rot, nl_dot));
+            let arm = mat_vec(&rot, q);
+            (n_dot, add(add(vb, cross(wb, arm)), mat_vec(&rot, q_dot)))
+        }
+        Shape::Capsule { .. } => return None,
+    };
+    Some(ContactRates {
+        normal: n_dot,
+        point_a: sub(p_dot, scale(f.radius, n_dot)),
+        point_b: pb_dot,
+    })
+}
+
+/// J'v of the row of J along direction u (from b to a) of the contact, u having rate u̇ along
+/// the free motion: the time derivative of u · (v_a(point_a) − v_b(point_b)) at constant
+/// velocities,
+/// u̇ · Δ + u · (ω_a × (ṗ_a − v_a) − ω_b × (ṗ_b − v_b)), with Δ the relative velocity of the
+/// witness points and ṗ_a, ṗ_b from [`contact_rates`]. With u = n it equals
+/// [`gap_acceleration_bias`]; with the friction directions and their rates
+/// ([`crate::jacobian::friction_direction_rates`]) it is the J'v of the tangential rows.
+pub fn row_acceleration_bias(
+    bodies: &[Body],
+    c: &Contact,
+    rates: &ContactRates,
+    u: Vec3,
+    u_dot: Vec3,
+) -> f64 {
+    let (a, b) = (&bodies[c.body_a], &bodies[c.body_b]);
+    let (va, wa) = motion(a);
+    let (vb, wb) = motion(b);
+    let vel_a = add(va, cross(wa, sub(c.point_a, a.position)));
+    let vel_b = add(vb, cross(wb, sub(c.point_b, b.position)));
+    let delta = sub(vel_a, vel_b);
+    let acc = sub(cross(wa, sub(rates.point_a, va)), cross(wb, sub(rates.point_b, vb)));
+    dot(u_dot, delta) + dot(u, acc)
+}
+
+/// J'v of the k tangential rows of the contact (in the order of
+/// [`crate::jacobian::friction_directions`]); zeros where the rates are not defined.
+pub fn friction_acceleration_bias(
+    bodies: &[Body],
+    dim: Dimension,
+    c: &Contact,
+    k: usize,
+) -> Vec<f64> {
+    let dirs = crate::jacobian::friction_directions(dim, c.normal, k);
+    let Some(rates) = contact_rates(bodies, dim, c) else { return vec![0.0; dirs.len()] };
+    let dir_rates = crate::jacobian::friction_direction_rates(dim, c.normal, rates.normal, k);
+    dirs.iter()
+        .zip(&dir_rates)
+        .map(|(&u, &u_dot)| row_acceleration_bias(bodies, c, &rates, u, u_dot))
+        .collect()
+}

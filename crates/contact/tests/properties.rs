@@ -1,5 +1,6 @@
 //! Property tests on random configurations: J against central finite differences of the gap
-//! functions, J'v against second differences, W = J M^-1 J^T symmetric, PSD and equal to the
+//! functions, J'v against second differences (normal rows) and first differences of J_t v
+//! (tangential rows), W = J M^-1 J^T symmetric, PSD and equal to the
 //! generic dense product, and the parallel assembly independent of the thread count.
 #![allow(clippy::needless_range_loop)] // matrix tests read best with indices
 
@@ -190,6 +191,61 @@ fn check_derivatives(bodies: &[Body], dim: Dimension) -> Result<(), TestCaseErro
             (second - bias).abs() <= 1e-3 * (1.0 + bias.abs()),
             "J'v = {bias}, FD = {second}, contact {c:?}"
         );
+    }
+    check_tangential_rates(bodies, dim, &contacts, &layout)
+}
+
+/// The J'v of the tangential (friction) rows against central differences of J_t(q(t)) v along
+/// the free motion (v constant), compared at h = 1e-5 and skipped only where the differences at
+/// h = 1e-4 and 1e-5 disagree (a Voronoi-region change of a box, or a switch of the tangent
+/// basis axis, within 1e-4). Also: the general row formula with u = n reproduces the normal
+/// rows' J'v.
+fn check_tangential_rates(
+    bodies: &[Body],
+    dim: Dimension,
+    contacts: &[Contact],
+    layout: &DofLayout,
+) -> Result<(), TestCaseError> {
+    use signorini_contact::detect::{
+        contact_rates, friction_acceleration_bias, gap_acceleration_bias, row_acceleration_bias,
+    };
+    let k = if dim == Dimension::Two { 2 } else { 5 };
+    let v = layout.velocity(bodies);
+    let (h2, h3) = (1e-5, 1e-4);
+    let states: Vec<Vec<Body>> = [h2, -h2, h3, -h3].iter().map(|&t| advance(bodies, t)).collect();
+    for c in contacts {
+        let Some(rates) = contact_rates(bodies, dim, c) else { continue };
+        let normal = row_acceleration_bias(bodies, c, &rates, c.normal, rates.normal);
+        let reference = gap_acceleration_bias(bodies, dim, c);
+        prop_assert!(
+            (normal - reference).abs() <= 1e-9 * (1.0 + reference.abs()),
+            "row formula along n {normal} vs normal J'v {reference}, contact {c:?}"
+        );
+        let bias = friction_acceleration_bias(bodies, dim, c, k);
+        // J_t(q) v of this contact's tangential rows at a moved state.
+        let rows_at = |bs: &[Body]| -> Option<Vec<f64>> {
+            let (i, j) = (c.body_a.min(c.body_b), c.body_a.max(c.body_b));
+            let d = pair_contacts(bs, dim, i, j, f64::INFINITY)
+                .ok()?
+                .into_iter()
+                .find(|d| d.body_a == c.body_a && d.body_b == c.body_b && d.feature == c.feature)?;
+            let jac = Jacobian::with_friction(layout, bs, std::slice::from_ref(&d), k);
+            Some(jac.apply(&v)[1..].to_vec())
+        };
+        let moved: Option<Vec<Vec<f64>>> = states.iter().map(|s| rows_at(s)).collect();
+        let Some(moved) = moved else { continue };
+        prop_assert_eq!(bias.len(), moved[0].len());
+        for (d, b) in bias.iter().enumerate() {
+            let fine = (moved[0][d] - moved[1][d]) / (2.0 * h2);
+            let coarse = (moved[2][d] - moved[3][d]) / (2.0 * h3);
+            if (fine - coarse).abs() > 1e-3 * (1.0 + fine.abs()) {
+                continue;
+            }
+            prop_assert!(
+                (fine - b).abs() <= 1e-6 * (1.0 + b.abs()),
+                "tangential row {d}: J'v = {b}, FD = {fine}, contact {c:?}"
+            );
+        }
     }
     Ok(())
 }

@@ -8,7 +8,8 @@
 //! d' = n . (v_a(point_a) - v_b(point_b)) is the exact derivative of the gap.
 //!
 //! Pairs: sphere–sphere, sphere–half-space, box–half-space (one contact per vertex),
-//! capsule–half-space (one per end point), sphere–box, and box–box as vertex–box in both
+//! capsule–half-space (one per end point), sphere–capsule (the sphere centre against the
+//! capsule's core segment: distance to its closest point minus both radii), sphere–box, and box–box as vertex–box in both
 //! directions (vertex–face contacts only: edge–edge contacts are not detected, and coincident
 //! corners give the face of the lowest axis index). Other pairs are an error
 //! ([`ContactError::UnsupportedPair`]).
@@ -146,8 +147,29 @@ fn point_against(f: PointFeature, b: &Body, dim: Dimension) -> Option<(Vec3, f64
             let (dist, q, n) = box_distance(f.point, b, half_extents, dim);
             Some((n, dist - f.radius, q))
         }
-        Shape::Capsule { .. } => None,
+        Shape::Capsule { half_length, radius } => {
+            let (axis, sigma) = capsule_closest(b, half_length, f.point);
+            let centre = add(b.position, scale(sigma, axis));
+            let delta = sub(f.point, centre);
+            let dist = norm(delta);
+            // A point on the axis has no defined normal; a fixed perpendicular keeps the gap exact.
+            let n = if dist > 0.0 {
+                scale(1.0 / dist, delta)
+            } else if dim == Dimension::Two {
+                [-axis[1], axis[0], 0.0]
+            } else {
+                crate::math::tangent_basis(axis).0
+            };
+            Some((n, dist - f.radius - radius, add(centre, scale(radius, n))))
+        }
     }
+}
+
+/// The world axis R_b e_x of a capsule and the parameter σ in [−l, l] of the closest point
+/// x_b + σ axis of its core segment to p.
+fn capsule_closest(b: &Body, half_length: f64, p: Vec3) -> (Vec3, f64) {
+    let axis = mat_vec(&b.rotation(), [1.0, 0.0, 0.0]);
+    (axis, dot(sub(p, b.position), axis).clamp(-half_length, half_length))
 }
 
 /// Which body carries the point features of the pair (i, j), or None if unsupported.
@@ -162,6 +184,8 @@ fn pair_passes(bi: &Body, bj: &Body, i: usize, j: usize) -> Option<Vec<(usize, u
         (Sphere { .. }, Box { .. }) => Some(vec![(i, j)]),
         (Box { .. }, Sphere { .. }) => Some(vec![(j, i)]),
         (Box { .. }, Box { .. }) => Some(vec![(i, j), (j, i)]),
+        (Sphere { .. }, Capsule { .. }) => Some(vec![(i, j)]),
+        (Capsule { .. }, Sphere { .. }) => Some(vec![(j, i)]),
         _ => None,
     }
 }
@@ -307,6 +331,9 @@ fn motion(b: &Body) -> (Vec3, Vec3) {
 /// p̈ = ω_a × (ω_a × (p − x_a))), r = p − x_b, ṙ = ṗ − v_b:
 /// - half-space of b, n = R_b n_l: d̈ = (ω_b × (ω_b × n))·r + 2 (ω_b × n)·ṙ + n·p̈;
 /// - sphere of b: d̈ = n·p̈ + (|ṙ|² − (n·ṙ)²)/|r|;
+/// - capsule of b, axis a = R_b e_x, closest parameter σ = clamp(r·a, ±l) (σ̇ = ṙ·a + r·(ω_b × a)
+///   inside, 0 at an end), centre s = x_b + σ a, ṡ = v_b + σ̇ a + σ ω_b × a, δ = p − s:
+///   ṅ = (I − n nᵀ)(ṗ − ṡ)/|δ|, point_b = s + r_b n;
 /// - box of b, local point c = R_bᵀ r: ċ = R_bᵀ(ṙ − ω_b × r),
 ///   c̈ = R_bᵀ(p̈ + ω_b × (ω_b × r) − 2 ω_b × ṙ); outside the box the gap is |c − clamp(c)| − ρ
 ///   (gradient n_l, Hessian P(I − n_l n_lᵀ)P/|c − clamp(c)| with P the mask of clamped axes), so
@@ -360,7 +387,10 @@ pub fn gap_acceleration_bias(bodies: &[Body], dim: Dimension, c: &Contact) -> f6
             }
             value
         }
-        Shape::Capsule { .. } => 0.0,
+        Shape::Capsule { .. } => match contact_rates(bodies, dim, c) {
+            Some(rates) => row_acceleration_bias(bodies, c, &rates, c.normal, rates.normal),
+            None => 0.0,
+        },
     }
 }
 
@@ -452,7 +482,26 @@ pub fn contact_rates(bodies: &[Body], dim: Dimension, c: &Contact) -> Option<Con
             let arm = mat_vec(&rot, q);
             (n_dot, add(add(vb, cross(wb, arm)), mat_vec(&rot, q_dot)))
         }
-        Shape::Capsule { .. } => return None,
+        Shape::Capsule { half_length, radius } => {
+            let (axis, sigma) = capsule_closest(b, half_length, f.point);
+            let axis_dot = cross(wb, axis);
+            // σ = r·axis while interior (its rate follows), constant at an end.
+            let sigma_dot = if dot(r, axis).abs() < half_length {
+                dot(r_dot, axis) + dot(r, axis_dot)
+            } else {
+                0.0
+            };
+            let centre = add(b.position, scale(sigma, axis));
+            let centre_dot = add(vb, add(scale(sigma_dot, axis), scale(sigma, axis_dot)));
+            let delta = sub(f.point, centre);
+            let dist = norm(delta);
+            if dist <= 0.0 {
+                return None;
+            }
+            let delta_dot = sub(p_dot, centre_dot);
+            let n_dot = scale(1.0 / dist, sub(delta_dot, scale(dot(n, delta_dot), n)));
+            (n_dot, add(centre_dot, scale(radius, n_dot)))
+        }
     };
     Some(ContactRates {
         normal: n_dot,

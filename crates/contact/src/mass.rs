@@ -228,22 +228,31 @@ fn dot6(a: &[f64; 6], b: &[f64; 6]) -> f64 {
 /// Rows per parallel task (fixed, so the work split does not depend on the thread count).
 const ROW_CHUNK: usize = 2048;
 
+/// Bodies per parallel task of the Gram pass (fixed, likewise).
+const BODY_CHUNK: usize = 1024;
+
 impl BlockDiagonalMass {
     /// W = J M^-1 J^T in compressed sparse row form, exploiting the block structure.
     ///
     /// With H_rk = L_B^T J_rB (the "half" factor of row r's k-th body block B, a 6-array), W_rs
-    /// is the sum over the bodies B shared by rows r and s of H_rk . H_sl. Rows are listed per
-    /// body in increasing order, so the columns of row r are the sorted merge of the lists of
-    /// its (at most two) bodies: a first parallel pass counts them (duplicates are rows sharing
-    /// both bodies), a prefix sum gives the row pointers, and a second parallel pass fills each
-    /// row's slice of the output in place (no triplets, no sort). Work is split into fixed
-    /// chunks of rows, and every entry is computed by the same arithmetic in the same order,
-    /// so the result does not depend on the thread count and is exactly symmetric.
+    /// is the sum over the bodies B shared by rows r and s of H_rk . H_sl. Three parallel passes
+    /// (rayon, fixed chunks, so the result does not depend on the thread count):
+    ///
+    /// 1. per body B with row blocks R_B (listed in row order), the Gram block G_B = H_Bᵀ H_B:
+    ///    the upper triangle is computed and mirrored, each H loaded once per body;
+    /// 2. per row, its number of entries: the columns of row r are the sorted merge of the lists
+    ///    of its (at most two) bodies (a row sharing both bodies with r counts once); a prefix
+    ///    sum gives the row pointers;
+    /// 3. per row, the merge again, each value read from the row of r in G_A (and G_B) and
+    ///    written in place into the row's slice of the output (no triplets, no sort).
+    ///
+    /// Every entry is one Gram value or the sum of two (added in either order, which is exact),
+    /// so W is exactly symmetric.
     pub fn delassus_csr(&self, j: &Jacobian) -> Csr {
         let m = j.n_rows();
-        // H, two 6-arrays per row: index 2 r + k.
+        // H, two 6-arrays per row: index e = 2 r + k.
         let h: Vec<[f64; 6]> = self.half_rows(j).into_flattened();
-        // Per body, the (2 r + k) of the row blocks on it, increasing.
+        // Per body, the e of the row blocks on it (increasing), and each block's place in its list.
         let n_bodies = self.blocks.len();
         let mut ptr = vec![0usize; n_bodies + 1];
         for row in &j.rows {
@@ -256,26 +265,68 @@ impl BlockDiagonalMass {
         }
         let mut fill = ptr.clone();
         let mut body_rows = vec![0usize; ptr[n_bodies]];
+        let mut place = vec![0usize; 2 * m];
         for (r, row) in j.rows.iter().enumerate() {
             for (k, b) in row.blocks().iter().enumerate() {
                 body_rows[fill[b.body]] = 2 * r + k;
+                place[2 * r + k] = fill[b.body] - ptr[b.body];
                 fill[b.body] += 1;
             }
         }
-        let lists = |r: usize| -> (&[usize], &[usize]) {
-            let blocks = j.rows[r].blocks();
-            let list = |k: usize| match blocks.get(k) {
-                Some(b) => &body_rows[ptr[b.body]..ptr[b.body + 1]],
-                None => &[][..],
-            };
-            (list(0), list(1))
+        // Pass 1: Gram blocks, body B's at gram[g_ptr[B]..], |R_B|² values, row-major.
+        let mut g_ptr = Vec::with_capacity(n_bodies + 1);
+        g_ptr.push(0usize);
+        for b in 0..n_bodies {
+            let n = ptr[b + 1] - ptr[b];
+            g_ptr.push(g_ptr[b] + n * n);
+        }
+        let mut gram = vec![0.0f64; g_ptr[n_bodies]];
+        {
+            let mut tasks = Vec::with_capacity(n_bodies.div_ceil(BODY_CHUNK));
+            let mut rest = &mut gram[..];
+            for start in (0..n_bodies).step_by(BODY_CHUNK) {
+                let end = (start + BODY_CHUNK).min(n_bodies);
+                let (chunk, tail) =
+                    std::mem::take(&mut rest).split_at_mut(g_ptr[end] - g_ptr[start]);
+                rest = tail;
+                tasks.push((start, end, chunk));
+            }
+            tasks.into_par_iter().for_each(|(start, end, chunk)| {
+                let mut local: Vec<[f64; 6]> = Vec::new();
+                let base = g_ptr[start];
+                for b in start..end {
+                    let list = &body_rows[ptr[b]..ptr[b + 1]];
+                    let n = list.len();
+                    local.clear();
+                    local.extend(list.iter().map(|&e| h[e]));
+                    let g = &mut chunk[g_ptr[b] - base..g_ptr[b + 1] - base];
+                    for p in 0..n {
+                        for q in p..n {
+                            let v = dot6(&local[p], &local[q]);
+                            g[p * n + q] = v;
+                            g[q * n + p] = v;
+                        }
+                    }
+                }
+            });
+        }
+        // The lists and Gram rows of row r's blocks (empty for a missing block).
+        let block = |r: usize, k: usize| -> (&[usize], &[f64]) {
+            match j.rows[r].blocks().get(k) {
+                Some(b) => {
+                    let n = ptr[b.body + 1] - ptr[b.body];
+                    let g0 = g_ptr[b.body] + place[2 * r + k] * n;
+                    (&body_rows[ptr[b.body]..ptr[b.body + 1]], &gram[g0..g0 + n])
+                }
+                None => (&[][..], &[][..]),
+            }
         };
-        // Pass 1: entries per row = |A| + |B| - |rows on both bodies|.
+        // Pass 2: entries per row = |A| + |B| - |rows on both bodies|.
         let counts: Vec<usize> = (0..m)
             .into_par_iter()
             .with_min_len(ROW_CHUNK)
             .map(|r| {
-                let (la, lb) = lists(r);
+                let ((la, _), (lb, _)) = (block(r, 0), block(r, 1));
                 let (mut p, mut q, mut common) = (0, 0, 0);
                 while p < la.len() && q < lb.len() {
                     let (sa, sb) = (la[p] >> 1, lb[q] >> 1);
@@ -299,7 +350,7 @@ impl BlockDiagonalMass {
             total += c;
             row_ptr.push(total);
         }
-        // Pass 2: fill each chunk of rows into its own slice of the output.
+        // Pass 3: fill each chunk of rows into its own slice of the output.
         let mut col = vec![0usize; total];
         let mut val = vec![0.0f64; total];
         let mut tasks = Vec::with_capacity(m.div_ceil(ROW_CHUNK));
@@ -316,25 +367,23 @@ impl BlockDiagonalMass {
         tasks.into_par_iter().for_each(|(start, end, cols, vals)| {
             let mut out = 0;
             for r in start..end {
-                let (la, lb) = lists(r);
-                let (ha, hb) = (&h[2 * r], &h[2 * r + 1]);
+                let ((la, ga), (lb, gb)) = (block(r, 0), block(r, 1));
                 let (mut p, mut q) = (0, 0);
                 loop {
                     let sa = la.get(p).map_or(usize::MAX, |e| e >> 1);
                     let sb = lb.get(q).map_or(usize::MAX, |e| e >> 1);
-                    if sa == usize::MAX && sb == usize::MAX {
-                        break;
-                    }
                     let (s, v) = if sa < sb {
                         p += 1;
-                        (sa, dot6(ha, &h[la[p - 1]]))
+                        (sa, ga[p - 1])
                     } else if sb < sa {
                         q += 1;
-                        (sb, dot6(hb, &h[lb[q - 1]]))
+                        (sb, gb[q - 1])
+                    } else if sa == usize::MAX {
+                        break;
                     } else {
                         p += 1;
                         q += 1;
-                        (sa, dot6(ha, &h[la[p - 1]]) + dot6(hb, &h[lb[q - 1]]))
+                        (sa, ga[p - 1] + gb[q - 1])
                     };
                     cols[out] = s;
                     vals[out] = v;

@@ -118,6 +118,58 @@ fn bench_assembly(c: &mut Criterion) {
 
     let one = rayon::ThreadPoolBuilder::new().num_threads(1).build().expect("pool");
     let two = rayon::ThreadPoolBuilder::new().num_threads(2).build().expect("pool");
+
+    // Interleaved rounds (every variant once per round, so load drift on a shared machine hits
+    // all alike): median wall time and median CPU time of the whole process per call.
+    let rounds: usize =
+        std::env::var("SIGNORINI_ASSEMBLY_ROUNDS").ok().and_then(|s| s.parse().ok()).unwrap_or(15);
+    type Variant<'a> = (&'a str, Box<dyn Fn() + 'a>);
+    let variants: Vec<Variant> = vec![
+        ("block_csr_1_thread", Box::new(|| drop(one.install(|| mass.delassus_csr(&jac))))),
+        ("block_csr_2_threads", Box::new(|| drop(two.install(|| mass.delassus_csr(&jac))))),
+        (
+            "sprs_j_times_minv_jt_1_thread",
+            Box::new(|| {
+                smmp::set_thread_threading_strategy(smmp::ThreadingStrategy::Fixed(1));
+                drop(&j * &(&minv * &jt))
+            }),
+        ),
+        (
+            "sprs_j_times_minv_jt_2_threads",
+            Box::new(|| {
+                smmp::set_thread_threading_strategy(smmp::ThreadingStrategy::Fixed(2));
+                drop(&j * &(&minv * &jt))
+            }),
+        ),
+        (
+            "faer_j_times_minv_jt_1_thread",
+            Box::new(|| drop(faer_product(&fj, &fminv, &fjt, Par::Seq))),
+        ),
+        (
+            "faer_j_times_minv_jt_2_threads",
+            Box::new(|| drop(two.install(|| faer_product(&fj, &fminv, &fjt, Par::rayon(2))))),
+        ),
+    ];
+    let mut wall = vec![Vec::new(); variants.len()];
+    let mut cpu = vec![Vec::new(); variants.len()];
+    for _ in 0..rounds {
+        for (i, (_, f)) in variants.iter().enumerate() {
+            let (t, c) = (std::time::Instant::now(), process_cpu_ns());
+            f();
+            wall[i].push(t.elapsed().as_secs_f64() * 1e3);
+            cpu[i].push((process_cpu_ns() - c) as f64 * 1e-6);
+        }
+    }
+    let median = |v: &mut Vec<f64>| {
+        v.sort_by(f64::total_cmp);
+        v[v.len() / 2]
+    };
+    eprintln!("interleaved, {rounds} rounds (load average {}):", load_average());
+    eprintln!("| variant | median wall (ms) | median process CPU (ms) |");
+    eprintln!("|---|---|---|");
+    for (i, (name, _)) in variants.iter().enumerate() {
+        eprintln!("| {name} | {:.1} | {:.1} |", median(&mut wall[i]), median(&mut cpu[i]));
+    }
     let mut group = c.benchmark_group("delassus_lattice");
     group.sample_size(20);
     group.bench_function("block_csr_1_thread", |bch| {
@@ -148,6 +200,21 @@ fn bench_assembly(c: &mut Criterion) {
         bch.iter(|| faer_product(&fj, &fminv, &fjt, Par::rayon(2)))
     });
     group.finish();
+}
+
+/// CPU time of every thread of this process (ns), from /proc/self/task/*/schedstat.
+fn process_cpu_ns() -> u64 {
+    let Ok(dir) = std::fs::read_dir("/proc/self/task") else { return 0 };
+    dir.flatten()
+        .filter_map(|e| std::fs::read_to_string(e.path().join("schedstat")).ok())
+        .filter_map(|s| s.split_whitespace().next()?.parse::<u64>().ok())
+        .sum()
+}
+
+fn load_average() -> String {
+    std::fs::read_to_string("/proc/loadavg")
+        .map(|s| s.split_whitespace().take(3).collect::<Vec<_>>().join(" "))
+        .unwrap_or_default()
 }
 
 type FaerCsc = faer::sparse::SparseColMat<usize, f64>;

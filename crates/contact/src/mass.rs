@@ -88,9 +88,29 @@ pub struct MassBlock {
 impl MassBlock {
     /// y = L^T x (both of length len).
     fn half_apply(&self, x: &[f64], y: &mut [f64; 6]) {
-        let n = self.len;
-        for (i, yi) in y.iter_mut().enumerate().take(n) {
-            *yi = (0..n).map(|k| self.inverse_factor[k * n + i] * x[k]).sum();
+        // Fixed sizes unrolled (the blocks are 2, 3 or 6 long).
+        fn fixed<const N: usize>(l: &[f64; 36], x: &[f64], y: &mut [f64; 6]) {
+            let x: &[f64; N] = match x.get(..N).and_then(|s| s.try_into().ok()) {
+                Some(x) => x,
+                None => return,
+            };
+            for i in 0..N {
+                let mut s = 0.0;
+                for k in 0..N {
+                    s += l[k * N + i] * x[k];
+                }
+                y[i] = s;
+            }
+        }
+        match self.len {
+            6 => fixed::<6>(&self.inverse_factor, x, y),
+            3 => fixed::<3>(&self.inverse_factor, x, y),
+            2 => fixed::<2>(&self.inverse_factor, x, y),
+            n => {
+                for (i, yi) in y.iter_mut().enumerate().take(n) {
+                    *yi = (0..n).map(|k| self.inverse_factor[k * n + i] * x[k]).sum();
+                }
+            }
         }
     }
 }
@@ -239,7 +259,7 @@ impl BlockDiagonalMass {
     /// (rayon, fixed chunks, so the result does not depend on the thread count):
     ///
     /// 1. per body B with row blocks R_B (listed in row order), the Gram block G_B = H_Bᵀ H_B:
-    ///    the upper triangle is computed and mirrored, each H loaded once per body;
+    ///    each H of B computed once, the upper triangle computed and mirrored;
     /// 2. per row, its number of entries: the columns of row r are the sorted merge of the lists
     ///    of its (at most two) bodies (a row sharing both bodies with r counts once); a prefix
     ///    sum gives the row pointers;
@@ -250,9 +270,7 @@ impl BlockDiagonalMass {
     /// so W is exactly symmetric.
     pub fn delassus_csr(&self, j: &Jacobian) -> Csr {
         let m = j.n_rows();
-        // H, two 6-arrays per row: index e = 2 r + k.
-        let h: Vec<[f64; 6]> = self.half_rows(j).into_flattened();
-        // Per body, the e of the row blocks on it (increasing), and each block's place in its list.
+        // Row block e = 2 r + k is the k-th block of row r. Per body, the e of the row blocks on it (increasing), and each block's place in its list.
         let n_bodies = self.blocks.len();
         let mut ptr = vec![0usize; n_bodies + 1];
         for row in &j.rows {
@@ -297,8 +315,14 @@ impl BlockDiagonalMass {
                 for b in start..end {
                     let list = &body_rows[ptr[b]..ptr[b + 1]];
                     let n = list.len();
+                    let Some(Some(mb)) = self.blocks.get(b) else { continue };
                     local.clear();
-                    local.extend(list.iter().map(|&e| h[e]));
+                    // H of each row block on B, computed once (here, for its body only).
+                    local.extend(list.iter().map(|&e| {
+                        let mut y = [0.0; 6];
+                        mb.half_apply(j.rows[e >> 1].blocks[e & 1].as_slice(), &mut y);
+                        y
+                    }));
                     let g = &mut chunk[g_ptr[b] - base..g_ptr[b + 1] - base];
                     for p in 0..n {
                         for q in p..n {

@@ -9,7 +9,8 @@
 //!
 //! Pairs: sphere–sphere, sphere–half-space, box–half-space (one contact per vertex),
 //! capsule–half-space (one per end point), sphere–capsule (the sphere centre against the
-//! capsule's core segment: distance to its closest point minus both radii), sphere–box, and box–box as vertex–box in both
+//! capsule's core segment: distance to its closest point minus both radii), capsule–capsule (the
+//! closest points of the two core segments: one contact), sphere–box, and box–box as vertex–box in both
 //! directions (vertex–face contacts only: edge–edge contacts are not detected, and coincident
 //! corners give the face of the lowest axis index). Other pairs are an error
 //! ([`ContactError::UnsupportedPair`]).
@@ -172,6 +173,124 @@ fn capsule_closest(b: &Body, half_length: f64, p: Vec3) -> (Vec3, f64) {
     (axis, dot(sub(p, b.position), axis).clamp(-half_length, half_length))
 }
 
+/// Closest points of the core segments of two capsules a (centre x_a, unit axis a, half length
+/// l_a) and b: parameters (s, t) of P = x_a + s a and Q = x_b + t b, with their rates along the
+/// free motion (Ericson, *Real-Time Collision Detection*, 2005, §5.1.9, with unit axes):
+/// s = clamp((c β − α)/(1 − c²)) with α = a·w, β = b·w, c = a·b, w = x_a − x_b, then
+/// t = clamp(s c + β) and, if t was clamped, s = clamp(t c − α). Parallel axes (1 − c² < 1e-12):
+/// s is the midpoint of the overlap of the projections (the closest points are not unique; the
+/// rate is that of this choice).
+/// Rates differentiate the formula of the branch taken (0 on a clamped parameter).
+#[allow(clippy::too_many_arguments)]
+fn segment_segment(
+    w: Vec3,
+    w_dot: Vec3,
+    a: Vec3,
+    a_dot: Vec3,
+    la: f64,
+    b: Vec3,
+    b_dot: Vec3,
+    lb: f64,
+) -> (f64, f64, f64, f64) {
+    let (alpha, beta, c) = (dot(a, w), dot(b, w), dot(a, b));
+    let alpha_dot = dot(a_dot, w) + dot(a, w_dot);
+    let beta_dot = dot(b_dot, w) + dot(b, w_dot);
+    let c_dot = dot(a_dot, b) + dot(a, b_dot);
+    let denom = 1.0 - c * c;
+    let (mut s, mut s_dot);
+    if denom > 1e-12 {
+        let free = (c * beta - alpha) / denom;
+        s = free.clamp(-la, la);
+        s_dot = if free.abs() < la {
+            (c_dot * beta + c * beta_dot - alpha_dot + 2.0 * s * c * c_dot) / denom
+        } else {
+            0.0
+        };
+    } else {
+        // Projection s0 of x_b on axis a; the overlap [lo, hi] of [-l_a, l_a] and s0 ± l_b.
+        let s0 = -alpha;
+        let (lo, hi) = ((-la).max(s0 - lb), la.min(s0 + lb));
+        let lo_dot = if s0 - lb > -la { -alpha_dot } else { 0.0 };
+        let hi_dot = if s0 + lb < la { -alpha_dot } else { 0.0 };
+        if lo <= hi {
+            s = 0.5 * (lo + hi);
+            s_dot = 0.5 * (lo_dot + hi_dot);
+        } else {
+            s = if s0 > 0.0 { la } else { -la };
+            s_dot = 0.0;
+        }
+    }
+    let t_free = s * c + beta;
+    let (t, t_dot);
+    if t_free.abs() <= lb {
+        t = t_free;
+        t_dot = s_dot * c + s * c_dot + beta_dot;
+    } else {
+        t = t_free.clamp(-lb, lb);
+        t_dot = 0.0;
+        let s_free = t * c - alpha;
+        s = s_free.clamp(-la, la);
+        s_dot = if s_free.abs() < la { t * c_dot - alpha_dot } else { 0.0 };
+    }
+    (s, s_dot, t, t_dot)
+}
+
+/// The capsule–capsule contact (closest points of the core segments), with the rates of its
+/// normal and witness points: (contact, rates). When the cores meet (distance 0: deep
+/// penetration) the gap saturates at −(r_a + r_b) and the normal is a fixed perpendicular.
+fn capsule_capsule(
+    bodies: &[Body],
+    dim: Dimension,
+    i: usize,
+    j: usize,
+) -> Option<(Contact, ContactRates)> {
+    let (bi, bj) = (&bodies[i], &bodies[j]);
+    let (
+        Shape::Capsule { half_length: la, radius: ra },
+        Shape::Capsule { half_length: lb, radius: rb },
+    ) = (&bi.shape, &bj.shape)
+    else {
+        return None;
+    };
+    let (va, wa) = motion(bi);
+    let (vb, wb) = motion(bj);
+    let a = mat_vec(&bi.rotation(), [1.0, 0.0, 0.0]);
+    let b = mat_vec(&bj.rotation(), [1.0, 0.0, 0.0]);
+    let (a_dot, b_dot) = (cross(wa, a), cross(wb, b));
+    let w = sub(bi.position, bj.position);
+    let (s, s_dot, t, t_dot) = segment_segment(w, sub(va, vb), a, a_dot, *la, b, b_dot, *lb);
+    let p = add(bi.position, scale(s, a));
+    let q = add(bj.position, scale(t, b));
+    let p_dot = add(va, add(scale(s_dot, a), scale(s, a_dot)));
+    let q_dot = add(vb, add(scale(t_dot, b), scale(t, b_dot)));
+    let delta = sub(p, q);
+    let dist = norm(delta);
+    let (n, n_dot) = if dist > 0.0 {
+        let n = scale(1.0 / dist, delta);
+        let d_dot = sub(p_dot, q_dot);
+        (n, scale(1.0 / dist, sub(d_dot, scale(dot(n, d_dot), n))))
+    } else if dim == Dimension::Two {
+        ([-b[1], b[0], 0.0], [0.0; 3])
+    } else {
+        (crate::math::tangent_basis(b).0, [0.0; 3])
+    };
+    let contact = Contact {
+        body_a: i,
+        body_b: j,
+        feature: 0,
+        point_a: sub(p, scale(*ra, n)),
+        point_b: add(q, scale(*rb, n)),
+        normal: n,
+        gap: dist - ra - rb,
+    };
+    let rates = ContactRates {
+        normal: n_dot,
+        point_a: sub(p_dot, scale(*ra, n_dot)),
+        point_b: add(q_dot, scale(*rb, n_dot)),
+    };
+    Some((contact, rates))
+}
+
 /// Which body carries the point features of the pair (i, j), or None if unsupported.
 /// Returns the list of (point owner, surface owner) passes.
 fn pair_passes(bi: &Body, bj: &Body, i: usize, j: usize) -> Option<Vec<(usize, usize)>> {
@@ -186,6 +305,7 @@ fn pair_passes(bi: &Body, bj: &Body, i: usize, j: usize) -> Option<Vec<(usize, u
         (Box { .. }, Box { .. }) => Some(vec![(i, j), (j, i)]),
         (Sphere { .. }, Capsule { .. }) => Some(vec![(i, j)]),
         (Capsule { .. }, Sphere { .. }) => Some(vec![(j, i)]),
+        (Capsule { .. }, Capsule { .. }) => Some(Vec::new()),
         _ => None,
     }
 }
@@ -210,6 +330,11 @@ pub fn pair_contacts(
         shape_b: bj.shape.type_name(),
     })?;
     let mut out = Vec::new();
+    if let Some((c, _)) = capsule_capsule(bodies, dim, i, j) {
+        if c.gap <= margin {
+            out.push(c);
+        }
+    }
     for (a, b) in passes {
         for (feature, f) in point_features(&bodies[a], dim).into_iter().enumerate() {
             if let Some((normal, gap, point_b)) = point_against(f, &bodies[b], dim) {
@@ -341,6 +466,9 @@ fn motion(b: &Body) -> (Vec3, Vec3) {
 ///
 /// It vanishes when every body is at rest, and for a sphere on a fixed half-space.
 pub fn gap_acceleration_bias(bodies: &[Body], dim: Dimension, c: &Contact) -> f64 {
+    if let Some((_, rates)) = capsule_capsule(bodies, dim, c.body_a, c.body_b) {
+        return row_acceleration_bias(bodies, c, &rates, c.normal, rates.normal);
+    }
     let (a, b) = (&bodies[c.body_a], &bodies[c.body_b]);
     let features = point_features(a, dim);
     let Some(f) = features.get(c.feature) else { return 0.0 };
@@ -421,6 +549,9 @@ pub struct ContactRates {
 ///
 /// None for a feature index the body does not have.
 pub fn contact_rates(bodies: &[Body], dim: Dimension, c: &Contact) -> Option<ContactRates> {
+    if let Some((_, rates)) = capsule_capsule(bodies, dim, c.body_a, c.body_b) {
+        return Some(rates);
+    }
     let (a, b) = (&bodies[c.body_a], &bodies[c.body_b]);
     let features = point_features(a, dim);
     let f = features.get(c.feature)?;

@@ -75,12 +75,11 @@ fn shape_b() -> impl Strategy<Value = Shape> {
     ]
 }
 
-/// Pairs with a narrow phase (capsule–box and capsule–capsule have none yet).
+/// Pairs with a narrow phase (capsule–box has none yet).
 fn supported(a: &Shape, b: &Shape) -> bool {
     !matches!(
         (a, b),
-        (Shape::Capsule { .. }, Shape::Box { .. } | Shape::Capsule { .. })
-            | (Shape::Box { .. }, Shape::Capsule { .. })
+        (Shape::Capsule { .. }, Shape::Box { .. }) | (Shape::Box { .. }, Shape::Capsule { .. })
     )
 }
 
@@ -171,6 +170,9 @@ fn check_derivatives(bodies: &[Body], dim: Dimension) -> Result<(), TestCaseErro
         let (Some(dp), Some(dm)) = (gap_of(&plus, dim, c), gap_of(&minus, dim, c)) else {
             continue;
         };
+        if crossed_capsule_cores(bodies, c) {
+            continue;
+        }
         let forward = (dp - c.gap) / eps;
         let backward = (c.gap - dm) / eps;
         // Skip features on a kink of the distance function (region change within ±eps).
@@ -182,6 +184,9 @@ fn check_derivatives(bodies: &[Body], dim: Dimension) -> Result<(), TestCaseErro
             (central - jvi).abs() <= 1e-6 * (1.0 + jvi.abs()),
             "J v = {jvi}, FD = {central}, contact {c:?}"
         );
+        if parallel_capsules(bodies, c) {
+            continue;
+        }
         let (Some(dp2), Some(dm2)) = (gap_of(&plus2, dim, c), gap_of(&minus2, dim, c)) else {
             continue;
         };
@@ -200,6 +205,34 @@ fn check_derivatives(bodies: &[Body], dim: Dimension) -> Result<(), TestCaseErro
         );
     }
     check_tangential_rates(bodies, dim, &contacts, &layout)
+}
+
+/// Capsules whose core segments meet (distance 0, a set of positive measure in 2D): the gap
+/// is the constant −(r_a + r_b) there and the normal a fixed fallback, not a derivative.
+fn crossed_capsule_cores(bodies: &[Body], c: &Contact) -> bool {
+    match (&bodies[c.body_a].shape, &bodies[c.body_b].shape) {
+        (Shape::Capsule { radius: ra, .. }, Shape::Capsule { radius: rb, .. }) => {
+            c.gap <= -(ra + rb) + 1e-12
+        }
+        _ => false,
+    }
+}
+
+/// Parallel capsule axes (|a × b|² < 1e-6): the closest points of the segments are not unique,
+/// the witness points jump as soon as the axes turn and the gap has a kink there, so neither
+/// second derivative (normal J'v) nor the tangential J'v of the chosen witness is defined; J v
+/// still is and is still compared.
+fn parallel_capsules(bodies: &[Body], c: &Contact) -> bool {
+    let (a, b) = (&bodies[c.body_a], &bodies[c.body_b]);
+    if !matches!((&a.shape, &b.shape), (Shape::Capsule { .. }, Shape::Capsule { .. })) {
+        return false;
+    }
+    let axis = |b: &Body| {
+        let r = b.rotation();
+        [r[0][0], r[1][0], r[2][0]]
+    };
+    let cr = signorini_contact::math::cross(axis(a), axis(b));
+    cr.iter().map(|x| x * x).sum::<f64>() < 1e-6
 }
 
 /// The J'v of the tangential (friction) rows against central differences of J_t(q(t)) v along
@@ -228,6 +261,9 @@ fn check_tangential_rates(
             (normal - reference).abs() <= 1e-9 * (1.0 + reference.abs()),
             "row formula along n {normal} vs normal J'v {reference}, contact {c:?}"
         );
+        if parallel_capsules(bodies, c) {
+            continue;
+        }
         let bias = friction_acceleration_bias(bodies, dim, c, k);
         // J_t(q) v of this contact's tangential rows at a moved state.
         let rows_at = |bs: &[Body]| -> Option<Vec<f64>> {

@@ -1,4 +1,4 @@
-//! Sphere–capsule contacts: exact gaps, normals and witness points against hand-computed
+//! Sphere–capsule and capsule–capsule contacts: exact gaps, normals and witness points against hand-computed
 //! segment distances (interior and end regions, 2D and 3D), and the acceleration-level LCP of a
 //! ball resting on a fixed, turned capsule (N = m g cos φ along the normal through the axis).
 
@@ -82,4 +82,36 @@ position = [0.3, {:?}, {:?}]
     let n = -p.b[0] / w;
     assert!(close(w, 1.0 / 1.5 + 0.0), "W = {w}");
     assert!(close(n, 1.5 * 9.81 * phi.cos()), "N = {n}");
+}
+
+#[test]
+fn crossed_capsules_at_right_angles() {
+    // Rod a along x through (0.5, 0, 0); rod b along z (turned about y) through (0.9, 0.6, 0.3):
+    // closest core points (0.9, 0, 0) and (0.9, 0.6, 0), distance 0.6, normal from b to a -y,
+    // witness points on the surfaces facing each other: (0.9, 0.2, 0) and (0.9, 0.3, 0).
+    let mut a = Body::rigid(
+        "a",
+        Dimension::Three,
+        1.0,
+        Shape::Capsule { half_length: 1.0, radius: 0.2 },
+        [0.5, 0.0, 0.0],
+    );
+    a.orientation = Quat([1.0, 0.0, 0.0, 0.0]);
+    let mut b = Body::rigid(
+        "b",
+        Dimension::Three,
+        1.0,
+        Shape::Capsule { half_length: 0.5, radius: 0.3 },
+        [0.9, 0.6, 0.3],
+    );
+    b.orientation = Quat::from_rotation_vector([0.0, -std::f64::consts::FRAC_PI_2, 0.0]);
+    let bodies = vec![a, b];
+    let c = pair_contacts(&bodies, Dimension::Three, 0, 1, f64::INFINITY).expect("supported");
+    assert_eq!(c.len(), 1);
+    let c = &c[0];
+    assert!(close(c.gap, 0.6 - 0.2 - 0.3), "gap {}", c.gap);
+    assert!(close(c.normal[1], -1.0), "normal {:?}", c.normal);
+    assert!(c.normal[0].abs() < 1e-12 && c.normal[2].abs() < 1e-12);
+    assert!(close(c.point_a[0], 0.9) && close(c.point_a[1], 0.2) && c.point_a[2].abs() < 1e-12);
+    assert!(close(c.point_b[0], 0.9) && close(c.point_b[1], 0.3) && c.point_b[2].abs() < 1e-12);
 }

@@ -1,6 +1,7 @@
-//! Sphere–capsule and capsule–capsule contacts: exact gaps, normals and witness points against hand-computed
-//! segment distances (interior and end regions, 2D and 3D), and the acceleration-level LCP of a
-//! ball resting on a fixed, turned capsule (N = m g cos φ along the normal through the axis).
+//! Sphere–capsule and capsule–capsule contacts: exact gaps, normals and witness points against
+//! hand-computed segment distances (interior and end regions, 2D and 3D, capsules crossed at
+//! right angles), and the acceleration-level LCP of a ball resting on a fixed capsule off its
+//! top (N = m g cos φ along the normal through the axis).
 
 use signorini_contact::{
     contact_problem, pair_contacts, Body, Dimension, Level, Quat, Scene, Shape,

@@ -1,14 +1,18 @@
 //! Delassus assembly W = J M^-1 J^T for a packed sphere lattice (~10^5 contacts): the block
-//! assembly of signorini-contact (rayon, and on one thread) against the generic sparse product
-//! J (M^-1 J^T) of sprs on the same matrices, in the same run.
+//! assembly of signorini-contact straight to CSR (on 1 and 2 threads) against the generic sparse
+//! products J (M^-1 J^T) of sprs and of faer (symbolic + numeric) on the same matrices, in the
+//! same run. The three results are checked equal once before timing.
 // criterion_group! generates an undocumented public function.
 #![allow(missing_docs)]
 
 use criterion::{criterion_group, criterion_main, Criterion};
+use faer::sparse::linalg::matmul::sparse_sparse_matmul;
+use faer::sparse::Triplet;
+use faer::Par;
 use signorini_contact::{
     detect_contacts, BlockDiagonalMass, Body, Dimension, DofLayout, Jacobian, MassMatrix, Shape,
 };
-use sprs::{CsMat, TriMat};
+use sprs::{smmp, CsMat, TriMat};
 
 /// A simple cubic lattice of n^3 touching unit-diameter spheres on a floor: 3 n^2 (n - 1) + n^2
 /// contacts (n = 32: 96 256).
@@ -63,8 +67,9 @@ fn bench_assembly(c: &mut Criterion) {
         layout.n_dofs
     );
 
-    // The same J and M^-1 for sprs.
-    let j = to_sprs(&jac.to_coo());
+    // The same J and M^-1 for sprs and faer.
+    let j_coo = jac.to_coo();
+    let j = to_sprs(&j_coo);
     let jt: CsMat<f64> = j.transpose_view().to_csr();
     let mut minv = signorini_contact::Coo::new(layout.n_dofs, layout.n_dofs);
     for b in mass.blocks.iter().flatten() {
@@ -79,20 +84,167 @@ fn bench_assembly(c: &mut Criterion) {
             }
         }
     }
-    let minv = to_sprs(&minv);
+    let minv_coo = minv;
+    let minv = to_sprs(&minv_coo);
+    let fj = to_faer(&j_coo);
+    let fjt = to_faer(&transpose(&j_coo));
+    let fminv = to_faer(&minv_coo);
 
-    let mut group = c.benchmark_group("delassus_lattice");
-    group.sample_size(10);
-    group.bench_function("block_rayon", |bch| bch.iter(|| mass.delassus(&jac)));
+    // Same matrix from every method (checked once, outside the timings).
+    let ours = mass.delassus_csr(&jac);
+    let reference = &j * &(&minv * &jt);
+    let faer_w = faer_product(&fj, &fminv, &fjt, Par::Seq);
+    let mut max_diff = 0.0_f64;
+    let mut scale = 0.0_f64;
+    for r in 0..ours.nrows {
+        for p in ours.row_ptr[r]..ours.row_ptr[r + 1] {
+            let (c, v) = (ours.col[p], ours.val[p]);
+            let s = reference.get(r, c).copied().unwrap_or(0.0);
+            let f = faer_w.as_ref().get(c, r).copied().unwrap_or(0.0);
+            max_diff = max_diff.max((v - s).abs()).max((v - f).abs());
+            scale = scale.max(v.abs());
+        }
+    }
+    assert!(max_diff <= 1e-12 * scale, "assemblies disagree: {max_diff:e}");
+    assert_eq!(ours.nnz(), reference.nnz(), "same sparsity as the sprs product");
+    eprintln!(
+        "W: {} x {}, nnz {} (ours), {} (sprs), {} (faer); max |difference| {max_diff:.1e}",
+        ours.nrows,
+        ours.ncols,
+        ours.nnz(),
+        reference.nnz(),
+        faer_w.compute_nnz()
+    );
+
     let one = rayon::ThreadPoolBuilder::new().num_threads(1).build().expect("pool");
-    group.bench_function("block_1_thread", |bch| bch.iter(|| one.install(|| mass.delassus(&jac))));
-    group.bench_function("sprs_j_minv_jt", |bch| {
-        bch.iter(|| {
-            let g = &minv * &jt;
-            &j * &g
-        })
+    let two = rayon::ThreadPoolBuilder::new().num_threads(2).build().expect("pool");
+
+    // Interleaved rounds (every variant once per round, so load drift on a shared machine hits
+    // all alike): median wall time and median CPU time of the whole process per call.
+    let rounds: usize =
+        std::env::var("SIGNORINI_ASSEMBLY_ROUNDS").ok().and_then(|s| s.parse().ok()).unwrap_or(15);
+    type Variant<'a> = (&'a str, Box<dyn Fn() + 'a>);
+    let variants: Vec<Variant> = vec![
+        ("block_csr_1_thread", Box::new(|| drop(one.install(|| mass.delassus_csr(&jac))))),
+        ("block_csr_2_threads", Box::new(|| drop(two.install(|| mass.delassus_csr(&jac))))),
+        (
+            "sprs_j_times_minv_jt_1_thread",
+            Box::new(|| {
+                smmp::set_thread_threading_strategy(smmp::ThreadingStrategy::Fixed(1));
+                drop(&j * &(&minv * &jt))
+            }),
+        ),
+        (
+            "sprs_j_times_minv_jt_2_threads",
+            Box::new(|| {
+                smmp::set_thread_threading_strategy(smmp::ThreadingStrategy::Fixed(2));
+                drop(&j * &(&minv * &jt))
+            }),
+        ),
+        (
+            "faer_j_times_minv_jt_1_thread",
+            Box::new(|| drop(faer_product(&fj, &fminv, &fjt, Par::Seq))),
+        ),
+        (
+            "faer_j_times_minv_jt_2_threads",
+            Box::new(|| drop(two.install(|| faer_product(&fj, &fminv, &fjt, Par::rayon(2))))),
+        ),
+    ];
+    let mut wall = vec![Vec::new(); variants.len()];
+    let mut cpu = vec![Vec::new(); variants.len()];
+    for _ in 0..rounds {
+        for (i, (_, f)) in variants.iter().enumerate() {
+            let (t, c) = (std::time::Instant::now(), process_cpu_ns());
+            f();
+            wall[i].push(t.elapsed().as_secs_f64() * 1e3);
+            cpu[i].push((process_cpu_ns() - c) as f64 * 1e-6);
+        }
+    }
+    let median = |v: &mut Vec<f64>| {
+        v.sort_by(f64::total_cmp);
+        v[v.len() / 2]
+    };
+    eprintln!("interleaved, {rounds} rounds (load average {}):", load_average());
+    eprintln!("| variant | median wall (ms) | median process CPU (ms) |");
+    eprintln!("|---|---|---|");
+    for (i, (name, _)) in variants.iter().enumerate() {
+        eprintln!("| {name} | {:.1} | {:.1} |", median(&mut wall[i]), median(&mut cpu[i]));
+    }
+    let mut group = c.benchmark_group("delassus_lattice");
+    group.sample_size(20);
+    group.bench_function("block_csr_1_thread", |bch| {
+        bch.iter(|| one.install(|| mass.delassus_csr(&jac)))
+    });
+    group.bench_function("block_csr_2_threads", |bch| {
+        bch.iter(|| two.install(|| mass.delassus_csr(&jac)))
+    });
+    group.bench_function("block_coo_1_thread", |bch| {
+        bch.iter(|| one.install(|| mass.delassus(&jac)))
+    });
+    // sprs (feature multi_thread: the thread count of its product is set per calling thread).
+    for t in [1, 2] {
+        group.bench_function(format!("sprs_j_times_minv_jt_{t}_threads"), |bch| {
+            smmp::set_thread_threading_strategy(smmp::ThreadingStrategy::Fixed(t));
+            bch.iter(|| &j * &(&minv * &jt))
+        });
+    }
+    group.bench_function("sprs_j_minv_times_jt_2_threads", |bch| {
+        smmp::set_thread_threading_strategy(smmp::ThreadingStrategy::Fixed(2));
+        bch.iter(|| &(&j * &minv) * &jt)
+    });
+    // faer: symbolic + numeric product J (M^-1 J^T), sequential and parallel.
+    group.bench_function("faer_j_times_minv_jt_1_thread", |bch| {
+        bch.iter(|| faer_product(&fj, &fminv, &fjt, Par::Seq))
+    });
+    group.bench_function("faer_j_times_minv_jt_2_threads", |bch| {
+        bch.iter(|| faer_product(&fj, &fminv, &fjt, Par::rayon(2)))
     });
     group.finish();
+}
+
+/// CPU time of every thread of this process (ns), from /proc/self/task/*/schedstat.
+fn process_cpu_ns() -> u64 {
+    let Ok(dir) = std::fs::read_dir("/proc/self/task") else { return 0 };
+    dir.flatten()
+        .filter_map(|e| std::fs::read_to_string(e.path().join("schedstat")).ok())
+        .filter_map(|s| s.split_whitespace().next()?.parse::<u64>().ok())
+        .sum()
+}
+
+fn load_average() -> String {
+    std::fs::read_to_string("/proc/loadavg")
+        .map(|s| s.split_whitespace().take(3).collect::<Vec<_>>().join(" "))
+        .unwrap_or_default()
+}
+
+type FaerCsc = faer::sparse::SparseColMat<usize, f64>;
+
+fn to_faer(coo: &signorini_contact::Coo) -> FaerCsc {
+    let triplets: Vec<Triplet<usize, usize, f64>> = coo
+        .row
+        .iter()
+        .zip(&coo.col)
+        .zip(&coo.val)
+        .map(|((&row, &col), &val)| Triplet { row, col, val })
+        .collect();
+    FaerCsc::try_new_from_triplets(coo.nrows, coo.ncols, &triplets).expect("faer matrix")
+}
+
+fn transpose(coo: &signorini_contact::Coo) -> signorini_contact::Coo {
+    signorini_contact::Coo {
+        nrows: coo.ncols,
+        ncols: coo.nrows,
+        row: coo.col.clone(),
+        col: coo.row.clone(),
+        val: coo.val.clone(),
+    }
+}
+
+/// J (M^-1 J^T) with faer (symbolic and numeric phases, both timed). faer's matrices are
+/// column-major, so the result is W^T = W in CSC.
+fn faer_product(j: &FaerCsc, minv: &FaerCsc, jt: &FaerCsc, par: Par) -> FaerCsc {
+    let g = sparse_sparse_matmul(minv.as_ref(), jt.as_ref(), 1.0, par).expect("M^-1 J^T");
+    sparse_sparse_matmul(j.as_ref(), g.as_ref(), 1.0, par).expect("J G")
 }
 
 criterion_group!(benches, bench_assembly);

@@ -1,6 +1,8 @@
 //! `signorini contact` end to end on scenes written to a temporary folder: the pulled block of
 //! REFERENCE.md A5 (u = 5, 25, 19.62 N), a 3D box resting on four corners (singular W: only the
-//! sum of the reactions is unique) and bad scenes (exit 2, one stderr line naming file and key).
+//! sum of the reactions is unique), scenes built here from the schema (2D and 3D, coupled and
+//! singular W, with and without friction) against closed forms to 1e-9, and bad scenes (exit 2,
+//! one stderr line naming file and key).
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -179,4 +181,388 @@ shape = { type = "box", half_extents = [0.5, 0.5, 0.5] }
 orientation = [1.0, 1.0, 0.0, 0.0]
 "#;
     assert_bad("non_unit_quaternion.toml", quat, "orientation");
+}
+
+// ---------------------------------------------------------------------------------------------
+// Scenes written here from the schema (not in the repository), against closed forms: 2D and
+// 3D, coupled W, singular W, with and without friction. Singular W: only what is unique is
+// compared (resultant force and moment of the reactions, the accelerations).
+
+const G: f64 = 9.81;
+
+/// Contact points and normals of a report, as 3-vectors (2D: z = 0).
+fn frames(v: &Value) -> Vec<([f64; 3], [f64; 3])> {
+    let vec3 = |x: &Value| {
+        let a: Vec<f64> =
+            x.as_array().expect("array").iter().map(|e| e.as_f64().expect("number")).collect();
+        [a[0], a[1], a.get(2).copied().unwrap_or(0.0)]
+    };
+    v["contacts"]
+        .as_array()
+        .expect("contacts")
+        .iter()
+        .map(|c| (vec3(&c["point"]), vec3(&c["normal"])))
+        .collect()
+}
+
+/// The friction directions of a contact with normal n, as the reactions order them
+/// (signorini_contact::jacobian::friction_directions: 2D ±e_z × n; 3D k in the tangent plane).
+fn directions(dim: usize, n: [f64; 3], k: usize) -> Vec<[f64; 3]> {
+    let d = if dim == 2 {
+        signorini_contact::Dimension::Two
+    } else {
+        signorini_contact::Dimension::Three
+    };
+    signorini_contact::jacobian::friction_directions(d, n, k)
+}
+
+/// Resultant force and moment about `centre` of the reactions (normal components first, then k
+/// tangential components per contact when `k` is given).
+fn resultant(v: &Value, dim: usize, k: Option<usize>, centre: [f64; 3]) -> ([f64; 3], [f64; 3]) {
+    let z = floats(v, "reactions");
+    let fr = frames(v);
+    let nc = fr.len();
+    let mut force = [0.0; 3];
+    let mut moment = [0.0; 3];
+    for (c, (p, n)) in fr.iter().enumerate() {
+        let mut f = n.map(|x| x * z[c]);
+        if let Some(k) = k {
+            for (d, t) in directions(dim, *n, k).iter().enumerate() {
+                for i in 0..3 {
+                    f[i] += z[nc + c * k + d] * t[i];
+                }
+            }
+        }
+        let r = [p[0] - centre[0], p[1] - centre[1], p[2] - centre[2]];
+        let m = [r[1] * f[2] - r[2] * f[1], r[2] * f[0] - r[0] * f[2], r[0] * f[1] - r[1] * f[0]];
+        for i in 0..3 {
+            force[i] += f[i];
+            moment[i] += m[i];
+        }
+    }
+    (force, moment)
+}
+
+fn assert_close(what: &str, got: f64, want: f64, scale: f64) {
+    assert!((got - want).abs() <= 1e-9 * scale, "{what}: {got} vs closed form {want}");
+}
+
+fn assert_zero_accelerations(v: &Value) {
+    for a in floats(v, "normal_accelerations") {
+        assert!(a.abs() <= 1e-9 * G, "normal acceleration {a}");
+    }
+}
+
+/// A disk in an asymmetric V-groove of half-planes through the origin with inward normals
+/// n1 = (sin α, cos α), n2 = (−sin β, cos β); `pull` is a force at the centre.
+fn groove_2d(alpha: f64, beta: f64, pull: [f64; 2]) -> String {
+    let (sa, ca, sb, cb) = (alpha.sin(), alpha.cos(), beta.sin(), beta.cos());
+    format!(
+        r#"
+dimension = 2
+gravity = [0.0, -9.81]
+[[body]]
+name = "disk"
+mass = 1.5
+shape = {{ type = "sphere", radius = 0.3 }}
+position = [0.0, 0.0]
+force = [{:?}, {:?}]
+[[body]]
+name = "left"
+fixed = true
+shape = {{ type = "halfspace", normal = [{sa:?}, {ca:?}], offset = -0.3 }}
+[[body]]
+name = "right"
+fixed = true
+shape = {{ type = "halfspace", normal = [{:?}, {cb:?}], offset = -0.3 }}
+"#,
+        pull[0], pull[1], -sb
+    )
+}
+
+#[test]
+fn coupled_2d_disk_in_asymmetric_groove() {
+    // W = [[1, c], [c, 1]] / m with c = n1 . n2 = cos(α + β): coupled. Statics:
+    // N1 = m g sin β / sin(α + β), N2 = m g sin α / sin(α + β).
+    let (alpha, beta, m) = (0.5_f64, 0.9_f64, 1.5);
+    let v = contact_json(&tmp("groove2d.toml", &groove_2d(alpha, beta, [0.0, 0.0])), &[]);
+    assert_eq!(v["n_contacts"].as_u64(), Some(2), "{v}");
+    let w = &v["W"];
+    let off: Vec<f64> = w["row"]
+        .as_array()
+        .expect("row")
+        .iter()
+        .zip(w["col"].as_array().expect("col"))
+        .zip(w["val"].as_array().expect("val"))
+        .filter(|((r, c), _)| r != c)
+        .map(|(_, x)| x.as_f64().expect("number"))
+        .collect();
+    assert_eq!(off.len(), 2, "W is coupled: {w}");
+    for x in off {
+        assert_close("W_12", x, (alpha + beta).cos() / m, 1.0 / m);
+    }
+    let n = floats(&v, "reactions");
+    let s = (alpha + beta).sin();
+    assert_close("N1", n[0], m * G * beta.sin() / s, m * G);
+    assert_close("N2", n[1], m * G * alpha.sin() / s, m * G);
+    assert_zero_accelerations(&v);
+}
+
+#[test]
+fn coupled_2d_groove_pushed_sideways_separates_one_contact() {
+    // Push towards the left plane: the right contact opens. With F = m g + pull:
+    // N1 = -n1 . F, N2 = 0, a2 = n2 . F / m + (n1 . n2) N1 / m (> 0).
+    let (alpha, beta, m) = (0.5_f64, 0.9_f64, 1.5);
+    let pull = [-40.0, 0.0];
+    let v = contact_json(&tmp("groove2d_push.toml", &groove_2d(alpha, beta, pull)), &[]);
+    let f = [pull[0], pull[1] - m * G];
+    let n1 = [alpha.sin(), alpha.cos()];
+    let n2 = [-beta.sin(), beta.cos()];
+    let n1f = n1[0] * f[0] + n1[1] * f[1];
+    let n2f = n2[0] * f[0] + n2[1] * f[1];
+    let c = n1[0] * n2[0] + n1[1] * n2[1];
+    let big_n1 = -n1f;
+    let a2 = n2f / m + c * big_n1 / m;
+    assert!(big_n1 > 0.0 && a2 > 0.0, "the chosen push opens contact 2");
+    let n = floats(&v, "reactions");
+    assert_close("N1", n[0], big_n1, 40.0);
+    assert!(n[1].abs() <= 1e-9 * 40.0, "N2 = {}", n[1]);
+    let a = floats(&v, "normal_accelerations");
+    assert!(a[0].abs() <= 1e-9 * G, "a1 = {}", a[0]);
+    assert_close("a2", a[1], a2, 40.0 / m);
+}
+
+#[test]
+fn coupled_3d_sphere_in_a_tilted_groove() {
+    // Groove along x, gravity tilted by θ towards -x: the sphere accelerates along the groove,
+    // both contacts stay closed with N1 = m g cos θ sin β / sin(α + β), N2 likewise with α.
+    let (alpha, beta, theta, m) = (0.6_f64, 0.8_f64, 0.3_f64, 2.5);
+    let text = format!(
+        r#"
+dimension = 3
+gravity = [{:?}, 0.0, {:?}]
+[[body]]
+name = "ball"
+mass = 2.5
+shape = {{ type = "sphere", radius = 0.4 }}
+position = [0.0, 0.0, 0.0]
+velocity = [1.0, 0.0, 0.0]
+[[body]]
+name = "left"
+fixed = true
+shape = {{ type = "halfspace", normal = [0.0, {:?}, {:?}], offset = -0.4 }}
+[[body]]
+name = "right"
+fixed = true
+shape = {{ type = "halfspace", normal = [0.0, {:?}, {:?}], offset = -0.4 }}
+"#,
+        -G * theta.sin(),
+        -G * theta.cos(),
+        alpha.sin(),
+        alpha.cos(),
+        -beta.sin(),
+        beta.cos()
+    );
+    let v = contact_json(&tmp("groove3d.toml", &text), &[]);
+    assert_eq!(v["n_contacts"].as_u64(), Some(2), "{v}");
+    let n = floats(&v, "reactions");
+    let s = (alpha + beta).sin();
+    let load = m * G * theta.cos();
+    assert_close("N1", n[0], load * beta.sin() / s, m * G);
+    assert_close("N2", n[1], load * alpha.sin() / s, m * G);
+    assert_zero_accelerations(&v);
+}
+
+#[test]
+fn singular_2d_rectangle_on_three_coplanar_contacts() {
+    // Two floor corners and a fixed disk under the bottom face at x = 0.1: three coplanar
+    // contacts on a rigid body with three velocities, W of rank 2. Unique: the resultant
+    // (m g - u upwards) and its moment about the centre (zero), the accelerations (zero).
+    let (m, u) = (2.0, 5.0);
+    let text = format!(
+        r#"
+dimension = 2
+gravity = [0.0, -9.81]
+[[body]]
+name = "plank"
+mass = {m:?}
+inertia = 0.05
+shape = {{ type = "box", half_extents = [0.4, 0.2] }}
+position = [0.0, 0.2]
+force = [0.0, {u:?}]
+[[body]]
+name = "floor"
+fixed = true
+shape = {{ type = "halfspace", normal = [0.0, 1.0], offset = 0.0 }}
+[[body]]
+name = "peg"
+fixed = true
+shape = {{ type = "sphere", radius = 0.3 }}
+position = [0.1, -0.3]
+"#
+    );
+    let v = contact_json(&tmp("plank3.toml", &text), &[]);
+    assert_eq!(v["n_contacts"].as_u64(), Some(3), "{v}");
+    assert_eq!(v["status"].as_str(), Some("solved"));
+    // The peg contact's normal points from the plank to the peg; the force on the plank is
+    // minus that on the peg: orient every reaction as a force on the plank.
+    let z = floats(&v, "reactions");
+    let fr = frames(&v);
+    let names: Vec<&str> = v["contacts"]
+        .as_array()
+        .expect("contacts")
+        .iter()
+        .map(|c| c["body_a"].as_str().expect("name"))
+        .collect();
+    let (mut fy, mut moment) = (0.0, 0.0);
+    for ((zi, (p, n)), a) in z.iter().zip(&fr).zip(&names) {
+        let sign = if *a == "plank" { 1.0 } else { -1.0 };
+        let f = [sign * zi * n[0], sign * zi * n[1]];
+        fy += f[1];
+        moment += p[0] * f[1] - (p[1] - 0.2) * f[0];
+        assert!(f[0].abs() <= 1e-12 * m * G);
+    }
+    assert_close("resultant", fy, m * G - u, m * G);
+    assert_close("moment about the centre", moment, 0.0, m * G);
+    assert_zero_accelerations(&v);
+}
+
+#[test]
+fn singular_3d_box_on_four_corners_resultant_and_moment() {
+    // Singular W (4 contacts, 3 independent constraints): the reactions are not unique, their
+    // resultant (m g up) and their moment about the centre (zero) are.
+    let m = 3.0;
+    let text = r#"
+dimension = 3
+gravity = [0.0, 0.0, -9.81]
+[[body]]
+name = "box"
+mass = 3.0
+shape = { type = "box", half_extents = [0.5, 0.3, 0.2] }
+position = [0.0, 0.0, 0.2]
+orientation = [0.9238795325112867, 0.0, 0.0, 0.3826834323650898]
+[[body]]
+name = "floor"
+fixed = true
+shape = { type = "halfspace", normal = [0.0, 0.0, 1.0], offset = 0.0 }
+"#;
+    let v = contact_json(&tmp("box3d_turned.toml", text), &[]);
+    assert_eq!(v["n_contacts"].as_u64(), Some(4));
+    let (f, mo) = resultant(&v, 3, None, [0.0, 0.0, 0.2]);
+    assert_close("F_z", f[2], m * G, m * G);
+    for (i, x) in mo.iter().enumerate() {
+        assert_close(&format!("moment {i}"), *x, 0.0, m * G);
+    }
+    assert_zero_accelerations(&v);
+}
+
+fn block_with_friction(mu: f64, push: f64) -> String {
+    format!(
+        r#"
+dimension = 2
+gravity = [0.0, -9.81]
+[material]
+friction = {mu:?}
+[[body]]
+name = "block"
+mass = 2.0
+inertia = 0.0417
+shape = {{ type = "box", half_extents = [0.25, 0.25] }}
+position = [0.0, 0.25]
+force = [{push:?}, 0.0]
+[[body]]
+name = "floor"
+fixed = true
+shape = {{ type = "halfspace", normal = [0.0, 1.0], offset = 0.0 }}
+"#
+    )
+}
+
+#[test]
+fn friction_2d_block_sticks_below_mu_m_g() {
+    // F = 5 N < μ m g = 9.81 N: the block stays (zero sliding multipliers); the friction
+    // resultant is -F, the normal resultant m g, and the moment about the centre is zero
+    // (two corners, singular tangential split: only resultants are compared).
+    let (m, mu, push) = (2.0, 0.5, 5.0);
+    let v = contact_json(&tmp("block_stick.toml", &block_with_friction(mu, push)), &[]);
+    assert_eq!(v["status"].as_str(), Some("solved"));
+    let (f, mo) = resultant(&v, 2, Some(2), [0.0, 0.25, 0.0]);
+    assert_close("friction resultant", f[0], -push, m * G);
+    assert_close("normal resultant", f[1], m * G, m * G);
+    assert_close("moment", mo[2], 0.0, m * G);
+    for l in floats(&v, "sliding_speeds") {
+        assert!(l.abs() <= 1e-9 * G, "sliding multiplier {l}");
+    }
+    assert_zero_accelerations(&v);
+}
+
+#[test]
+fn friction_2d_block_slides_above_mu_m_g() {
+    // F = 15 N > μ m g: it slides with a = (F - μ m g)/m, the friction resultant is -μ m g and
+    // each contact's sliding multiplier is the sliding acceleration a.
+    let (m, mu, push) = (2.0, 0.5, 15.0);
+    let v = contact_json(&tmp("block_slide.toml", &block_with_friction(mu, push)), &[]);
+    let (f, mo) = resultant(&v, 2, Some(2), [0.0, 0.25, 0.0]);
+    assert_close("friction resultant", f[0], -mu * m * G, m * G);
+    assert_close("normal resultant", f[1], m * G, m * G);
+    assert_close("moment", mo[2], 0.0, m * G);
+    let a = (push - mu * m * G) / m;
+    for l in floats(&v, "sliding_speeds") {
+        assert_close("sliding acceleration", l, a, G);
+    }
+    assert_zero_accelerations(&v);
+}
+
+fn ball_with_friction(mu: f64, push: f64) -> String {
+    format!(
+        r#"
+dimension = 3
+gravity = [0.0, 0.0, -9.81]
+[material]
+friction = {mu:?}
+[[body]]
+name = "ball"
+mass = 2.0
+shape = {{ type = "sphere", radius = 0.5 }}
+position = [0.0, 0.0, 0.5]
+force = [{push:?}, 0.0, 0.0]
+[[body]]
+name = "floor"
+fixed = true
+shape = {{ type = "halfspace", normal = [0.0, 0.0, 1.0], offset = 0.0 }}
+"#
+    )
+}
+
+#[test]
+fn friction_3d_ball_rolls_with_two_sevenths_friction() {
+    // Solid ball (I = 2/5 m r²) pushed at its centre: rolling without slipping needs the
+    // friction force -2F/7 (|2F/7| <= μ m g), along a cone direction (x) of k = 4.
+    let (m, mu, push) = (2.0, 0.3, 7.0);
+    let v = contact_json(&tmp("ball_roll.toml", &ball_with_friction(mu, push)), &[]);
+    let (f, _) = resultant(&v, 3, Some(4), [0.0, 0.0, 0.5]);
+    assert_close("friction x", f[0], -2.0 * push / 7.0, m * G);
+    assert_close("friction y", f[1], 0.0, m * G);
+    assert_close("normal", f[2], m * G, m * G);
+    for l in floats(&v, "sliding_speeds") {
+        assert!(l.abs() <= 1e-9 * G, "sliding multiplier {l}");
+    }
+    assert_zero_accelerations(&v);
+}
+
+#[test]
+fn friction_3d_ball_slides_and_spins_up() {
+    // 2F/7 > μ m g: it slides; friction -μ m g, and the contact point accelerates at
+    // (F - μ m g)/m - r² μ m g / I = (F - μ m g)/m - (5/2) μ g: the sliding multiplier.
+    let (m, mu, push) = (2.0, 0.2, 20.0);
+    let v = contact_json(&tmp("ball_slide.toml", &ball_with_friction(mu, push)), &[]);
+    let (f, _) = resultant(&v, 3, Some(4), [0.0, 0.0, 0.5]);
+    assert_close("friction x", f[0], -mu * m * G, m * G);
+    assert_close("normal", f[2], m * G, m * G);
+    let slip = (push - mu * m * G) / m - 2.5 * mu * G;
+    assert!(slip > 0.0);
+    let l = floats(&v, "sliding_speeds");
+    assert_eq!(l.len(), 1);
+    assert_close("contact-point acceleration", l[0], slip, G);
+    assert_zero_accelerations(&v);
 }

@@ -6,7 +6,7 @@
 
 use crate::body::{Body, BodyKind, Dimension, DofLayout};
 use crate::detect::Contact;
-use crate::math::{cross, scale, sub, tangent_basis, Vec3};
+use crate::math::{cross, scale, sub, tangent_basis, tangent_basis_rate, Vec3};
 
 /// The part of a Jacobian row on one body's velocity block.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -114,6 +114,54 @@ impl Coo {
     }
 }
 
+/// Compressed sparse row form: row r holds the entries `row_ptr[r]..row_ptr[r + 1]` of `col`
+/// and `val`, columns increasing within a row.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Csr {
+    /// Number of rows.
+    pub nrows: usize,
+    /// Number of columns.
+    pub ncols: usize,
+    /// Row pointers (length nrows + 1).
+    pub row_ptr: Vec<usize>,
+    /// Column indices.
+    pub col: Vec<usize>,
+    /// Values.
+    pub val: Vec<f64>,
+}
+
+impl Csr {
+    /// Number of stored entries.
+    pub fn nnz(&self) -> usize {
+        self.val.len()
+    }
+
+    /// Coordinate form, in row order.
+    pub fn to_coo(&self) -> Coo {
+        let mut row = Vec::with_capacity(self.nnz());
+        for r in 0..self.nrows {
+            row.extend(std::iter::repeat_n(r, self.row_ptr[r + 1] - self.row_ptr[r]));
+        }
+        Coo {
+            nrows: self.nrows,
+            ncols: self.ncols,
+            row,
+            col: self.col.clone(),
+            val: self.val.clone(),
+        }
+    }
+
+    /// y = A x.
+    pub fn mul_vec(&self, x: &[f64]) -> Vec<f64> {
+        (0..self.nrows)
+            .map(|r| {
+                let span = self.row_ptr[r]..self.row_ptr[r + 1];
+                self.col[span.clone()].iter().zip(&self.val[span]).map(|(&c, v)| v * x[c]).sum()
+            })
+            .collect()
+    }
+}
+
 /// Spatial row [u, r × u] of a point with arm r moving with its body, projected on the body's
 /// velocity components and scaled by `sign`.
 fn body_block(
@@ -168,6 +216,27 @@ pub fn friction_directions(dim: Dimension, n: Vec3, k: usize) -> Vec<Vec3> {
         }
         Dimension::Three => {
             let (t1, t2) = tangent_basis(n);
+            (0..k)
+                .map(|j| {
+                    let a = 2.0 * std::f64::consts::PI * j as f64 / k as f64;
+                    let (s, c) = a.sin_cos();
+                    [c * t1[0] + s * t2[0], c * t1[1] + s * t2[1], c * t1[2] + s * t2[2]]
+                })
+                .collect()
+        }
+    }
+}
+
+/// Rates of [`friction_directions`] when the normal moves with rate ṅ: 2D ±(−ṅ_y, ṅ_x);
+/// 3D cos(2πj/k) ṫ1 + sin(2πj/k) ṫ2 with ṫ1, ṫ2 from [`tangent_basis_rate`].
+pub fn friction_direction_rates(dim: Dimension, n: Vec3, n_dot: Vec3, k: usize) -> Vec<Vec3> {
+    match dim {
+        Dimension::Two => {
+            let t = [-n_dot[1], n_dot[0], 0.0];
+            vec![t, scale(-1.0, t)]
+        }
+        Dimension::Three => {
+            let (t1, t2) = tangent_basis_rate(n, n_dot);
             (0..k)
                 .map(|j| {
                     let a = 2.0 * std::f64::consts::PI * j as f64 / k as f64;

@@ -62,7 +62,7 @@ pub use body::{Body, BodyKind, Dimension, DofLayout};
 pub use delassus::DelassusOperator;
 pub use detect::{broad_phase, detect_contacts, pair_contacts, Contact};
 pub use error::{ContactError, SceneError};
-pub use jacobian::{Coo, Jacobian, JacobianRow, RowBlock};
+pub use jacobian::{Coo, Csr, Jacobian, JacobianRow, RowBlock};
 pub use mass::{BlockDiagonalMass, DenseMass, MassMatrix};
 pub use math::{Quat, Vec3};
 pub use problem::{

@@ -7,7 +7,7 @@ use rayon::prelude::*;
 
 use crate::body::{Body, BodyKind, Dimension, DofLayout};
 use crate::error::ContactError;
-use crate::jacobian::{Coo, Jacobian};
+use crate::jacobian::{Coo, Csr, Jacobian};
 use crate::math::Vec3;
 
 /// A symmetric positive definite mass matrix M over the generalised velocities.
@@ -88,9 +88,29 @@ pub struct MassBlock {
 impl MassBlock {
     /// y = L^T x (both of length len).
     fn half_apply(&self, x: &[f64], y: &mut [f64; 6]) {
-        let n = self.len;
-        for (i, yi) in y.iter_mut().enumerate().take(n) {
-            *yi = (0..n).map(|k| self.inverse_factor[k * n + i] * x[k]).sum();
+        // Fixed sizes unrolled (the blocks are 2, 3 or 6 long).
+        fn fixed<const N: usize>(l: &[f64; 36], x: &[f64], y: &mut [f64; 6]) {
+            let x: &[f64; N] = match x.get(..N).and_then(|s| s.try_into().ok()) {
+                Some(x) => x,
+                None => return,
+            };
+            for i in 0..N {
+                let mut s = 0.0;
+                for k in 0..N {
+                    s += l[k * N + i] * x[k];
+                }
+                y[i] = s;
+            }
+        }
+        match self.len {
+            6 => fixed::<6>(&self.inverse_factor, x, y),
+            3 => fixed::<3>(&self.inverse_factor, x, y),
+            2 => fixed::<2>(&self.inverse_factor, x, y),
+            n => {
+                for (i, yi) in y.iter_mut().enumerate().take(n) {
+                    *yi = (0..n).map(|k| self.inverse_factor[k * n + i] * x[k]).sum();
+                }
+            }
         }
     }
 }
@@ -212,13 +232,45 @@ impl MassMatrix for BlockDiagonalMass {
             .collect()
     }
 
-    /// W_rs = sum over the bodies B shared by rows r and s of (L_B^T J_rB) . (L_B^T J_sB):
-    /// only pairs of rows that share a body are visited (rows grouped by body), each row of W
-    /// is built independently in parallel (rayon) and in a fixed order, so the result does not
-    /// depend on the thread count and is exactly symmetric.
+    /// W in coordinate form, from [`BlockDiagonalMass::delassus_csr`] (rows in order, columns
+    /// increasing within a row).
     fn delassus(&self, j: &Jacobian) -> Coo {
+        self.delassus_csr(j).to_coo()
+    }
+}
+
+/// Dot product of two 6-vectors (unused trailing entries are zero).
+#[inline(always)]
+fn dot6(a: &[f64; 6], b: &[f64; 6]) -> f64 {
+    a[0] * b[0] + a[1] * b[1] + a[2] * b[2] + a[3] * b[3] + a[4] * b[4] + a[5] * b[5]
+}
+
+/// Rows per parallel task (fixed, so the work split does not depend on the thread count).
+const ROW_CHUNK: usize = 2048;
+
+/// Bodies per parallel task of the Gram pass (fixed, likewise).
+const BODY_CHUNK: usize = 1024;
+
+impl BlockDiagonalMass {
+    /// W = J M^-1 J^T in compressed sparse row form, exploiting the block structure.
+    ///
+    /// With H_rk = L_B^T J_rB (the "half" factor of row r's k-th body block B, a 6-array), W_rs
+    /// is the sum over the bodies B shared by rows r and s of H_rk . H_sl. Three parallel passes
+    /// (rayon, fixed chunks, so the result does not depend on the thread count):
+    ///
+    /// 1. per body B with row blocks R_B (listed in row order), the Gram block G_B = H_Bᵀ H_B:
+    ///    each H of B computed once, the upper triangle computed and mirrored;
+    /// 2. per row, its number of entries: the columns of row r are the sorted merge of the lists
+    ///    of its (at most two) bodies (a row sharing both bodies with r counts once); a prefix
+    ///    sum gives the row pointers;
+    /// 3. per row, the merge again, each value read from the row of r in G_A (and G_B) and
+    ///    written in place into the row's slice of the output (no triplets, no sort).
+    ///
+    /// Every entry is one Gram value or the sum of two (added in either order, which is exact),
+    /// so W is exactly symmetric.
+    pub fn delassus_csr(&self, j: &Jacobian) -> Csr {
         let m = j.n_rows();
-        let h = self.half_rows(j);
+        // Row block e = 2 r + k is the k-th block of row r. Per body, the e of the row blocks on it (increasing), and each block's place in its list.
         let n_bodies = self.blocks.len();
         let mut ptr = vec![0usize; n_bodies + 1];
         for row in &j.rows {
@@ -230,67 +282,141 @@ impl MassMatrix for BlockDiagonalMass {
             ptr[i + 1] += ptr[i];
         }
         let mut fill = ptr.clone();
-        let mut body_rows = vec![(0usize, 0usize); ptr[n_bodies]];
+        let mut body_rows = vec![0usize; ptr[n_bodies]];
+        let mut place = vec![0usize; 2 * m];
         for (r, row) in j.rows.iter().enumerate() {
             for (k, b) in row.blocks().iter().enumerate() {
-                body_rows[fill[b.body]] = (r, k);
+                body_rows[fill[b.body]] = 2 * r + k;
+                place[2 * r + k] = fill[b.body] - ptr[b.body];
                 fill[b.body] += 1;
             }
         }
-        // Fixed-size chunks of rows (independent of the thread count), one scratch buffer each.
-        const CHUNK: usize = 1024;
-        let parts: Vec<(Vec<usize>, Vec<usize>, Vec<f64>)> = (0..m.div_ceil(CHUNK))
-            .into_par_iter()
-            .map(|c| {
-                let (start, end) = (c * CHUNK, ((c + 1) * CHUNK).min(m));
-                let mut counts = Vec::with_capacity(end - start);
-                let mut cols = Vec::with_capacity(16 * (end - start));
-                let mut vals = Vec::with_capacity(16 * (end - start));
-                let mut entries: Vec<(usize, f64)> = Vec::with_capacity(64);
-                for r in start..end {
-                    entries.clear();
-                    for (k, b) in j.rows[r].blocks().iter().enumerate() {
-                        let hr = &h[r][k][..b.len];
-                        for &(s, ks) in &body_rows[ptr[b.body]..ptr[b.body + 1]] {
-                            let hs = &h[s][ks][..b.len];
-                            entries.push((s, hr.iter().zip(hs).map(|(a, c)| a * c).sum::<f64>()));
+        // Pass 1: Gram blocks, body B's at gram[g_ptr[B]..], |R_B|² values, row-major.
+        let mut g_ptr = Vec::with_capacity(n_bodies + 1);
+        g_ptr.push(0usize);
+        for b in 0..n_bodies {
+            let n = ptr[b + 1] - ptr[b];
+            g_ptr.push(g_ptr[b] + n * n);
+        }
+        let mut gram = vec![0.0f64; g_ptr[n_bodies]];
+        {
+            let mut tasks = Vec::with_capacity(n_bodies.div_ceil(BODY_CHUNK));
+            let mut rest = &mut gram[..];
+            for start in (0..n_bodies).step_by(BODY_CHUNK) {
+                let end = (start + BODY_CHUNK).min(n_bodies);
+                let (chunk, tail) =
+                    std::mem::take(&mut rest).split_at_mut(g_ptr[end] - g_ptr[start]);
+                rest = tail;
+                tasks.push((start, end, chunk));
+            }
+            tasks.into_par_iter().for_each(|(start, end, chunk)| {
+                let mut local: Vec<[f64; 6]> = Vec::new();
+                let base = g_ptr[start];
+                for b in start..end {
+                    let list = &body_rows[ptr[b]..ptr[b + 1]];
+                    let n = list.len();
+                    let Some(Some(mb)) = self.blocks.get(b) else { continue };
+                    local.clear();
+                    // H of each row block on B, computed once (here, for its body only).
+                    local.extend(list.iter().map(|&e| {
+                        let mut y = [0.0; 6];
+                        mb.half_apply(j.rows[e >> 1].blocks[e & 1].as_slice(), &mut y);
+                        y
+                    }));
+                    let g = &mut chunk[g_ptr[b] - base..g_ptr[b + 1] - base];
+                    for p in 0..n {
+                        for q in p..n {
+                            let v = dot6(&local[p], &local[q]);
+                            g[p * n + q] = v;
+                            g[q * n + p] = v;
                         }
                     }
-                    entries.sort_by_key(|e| e.0);
-                    let before = cols.len();
-                    for &(s, v) in &entries {
-                        if cols.len() > before && cols.last() == Some(&s) {
-                            if let Some(last) = vals.last_mut() {
-                                *last += v;
-                            }
-                        } else {
-                            cols.push(s);
-                            vals.push(v);
-                        }
-                    }
-                    counts.push(cols.len() - before);
                 }
-                (counts, cols, vals)
+            });
+        }
+        // The lists and Gram rows of row r's blocks (empty for a missing block).
+        let block = |r: usize, k: usize| -> (&[usize], &[f64]) {
+            match j.rows[r].blocks().get(k) {
+                Some(b) => {
+                    let n = ptr[b.body + 1] - ptr[b.body];
+                    let g0 = g_ptr[b.body] + place[2 * r + k] * n;
+                    (&body_rows[ptr[b.body]..ptr[b.body + 1]], &gram[g0..g0 + n])
+                }
+                None => (&[][..], &[][..]),
+            }
+        };
+        // Pass 2: entries per row = |A| + |B| - |rows on both bodies|.
+        let counts: Vec<usize> = (0..m)
+            .into_par_iter()
+            .with_min_len(ROW_CHUNK)
+            .map(|r| {
+                let ((la, _), (lb, _)) = (block(r, 0), block(r, 1));
+                let (mut p, mut q, mut common) = (0, 0, 0);
+                while p < la.len() && q < lb.len() {
+                    let (sa, sb) = (la[p] >> 1, lb[q] >> 1);
+                    if sa <= sb {
+                        p += 1;
+                    }
+                    if sb <= sa {
+                        q += 1;
+                    }
+                    if sa == sb {
+                        common += 1;
+                    }
+                }
+                la.len() + lb.len() - common
             })
             .collect();
-        let nnz = parts.iter().map(|p| p.1.len()).sum();
-        let mut coo = Coo {
-            nrows: m,
-            ncols: m,
-            row: Vec::with_capacity(nnz),
-            col: Vec::with_capacity(nnz),
-            val: Vec::with_capacity(nnz),
-        };
-        let mut r = 0;
-        for (counts, cols, vals) in parts {
-            for count in counts {
-                coo.row.extend(std::iter::repeat_n(r, count));
-                r += 1;
-            }
-            coo.col.extend(cols);
-            coo.val.extend(vals);
+        let mut row_ptr = Vec::with_capacity(m + 1);
+        row_ptr.push(0usize);
+        let mut total = 0;
+        for c in &counts {
+            total += c;
+            row_ptr.push(total);
         }
-        coo
+        // Pass 3: fill each chunk of rows into its own slice of the output.
+        let mut col = vec![0usize; total];
+        let mut val = vec![0.0f64; total];
+        let mut tasks = Vec::with_capacity(m.div_ceil(ROW_CHUNK));
+        let (mut col_rest, mut val_rest) = (&mut col[..], &mut val[..]);
+        for start in (0..m).step_by(ROW_CHUNK) {
+            let end = (start + ROW_CHUNK).min(m);
+            let len = row_ptr[end] - row_ptr[start];
+            let (c, cr) = std::mem::take(&mut col_rest).split_at_mut(len);
+            let (v, vr) = std::mem::take(&mut val_rest).split_at_mut(len);
+            col_rest = cr;
+            val_rest = vr;
+            tasks.push((start, end, c, v));
+        }
+        tasks.into_par_iter().for_each(|(start, end, cols, vals)| {
+            let mut out = 0;
+            for r in start..end {
+                let ((la, ga), (lb, gb)) = (block(r, 0), block(r, 1));
+                let (mut p, mut q) = (0, 0);
+                loop {
+                    let sa = la.get(p).map_or(usize::MAX, |e| e >> 1);
+                    let sb = lb.get(q).map_or(usize::MAX, |e| e >> 1);
+                    let (s, v) = if sa < sb {
+                        p += 1;
+                        (sa, ga[p - 1])
+                    } else if sb < sa {
+                        q += 1;
+                        (sb, gb[q - 1])
+                    } else if sa == usize::MAX {
+                        break;
+                    } else {
+                        p += 1;
+                        q += 1;
+                        (sa, ga[p - 1] + gb[q - 1])
+                    };
+                    cols[out] = s;
+                    vals[out] = v;
+                    out += 1;
+                }
+            }
+            debug_assert_eq!(out, cols.len());
+        });
+        Csr { nrows: m, ncols: m, row_ptr, col, val }
     }
 }
 

@@ -122,3 +122,22 @@ pub fn tangent_basis(n: Vec3) -> (Vec3, Vec3) {
     let t2 = cross(n, t1);
     (t1, t2)
 }
+
+/// Rates (ṫ1, ṫ2) of [`tangent_basis`] when n moves with rate ṅ (the same axis a is used):
+/// t1 = (a × n)/|a × n|, ṫ1 = (I − t1 t1ᵀ)(a × ṅ)/|a × n|; t2 = n × t1, ṫ2 = ṅ × t1 + n × ṫ1.
+pub fn tangent_basis_rate(n: Vec3, n_dot: Vec3) -> (Vec3, Vec3) {
+    let a = if n[0].abs() < 0.57735 {
+        [1.0, 0.0, 0.0]
+    } else if n[1].abs() < 0.57735 {
+        [0.0, 1.0, 0.0]
+    } else {
+        [0.0, 0.0, 1.0]
+    };
+    let u = cross(a, n);
+    let len = norm(u);
+    let t1 = scale(1.0 / len, u);
+    let u_dot = cross(a, n_dot);
+    let t1_dot = scale(1.0 / len, sub(u_dot, scale(dot(t1, u_dot), t1)));
+    let t2_dot = add(cross(n_dot, t1), cross(n, t1_dot));
+    (t1_dot, t2_dot)
+}

@@ -16,8 +16,10 @@
 //!   of the matrix are h W and b_n = gap + h J_n v_free; w = next-step gaps (linearised).
 //!
 //! f holds gravity, the applied forces and, for 3D rigid bodies, the gyroscopic torque
-//! −ω × (I_w ω). J'v is computed for the normal rows; on tangential rows (friction at the
-//! acceleration level) it is omitted, which is exact when every body is at rest.
+//! −ω × (I_w ω). J'v is computed for the normal rows ([`crate::detect::gap_acceleration_bias`])
+//! and for the tangential rows of friction at the acceleration level
+//! ([`crate::detect::friction_acceleration_bias`]: the rate of the friction directions with the
+//! normal and of the witness points sliding over the surfaces).
 //!
 //! With friction (Stewart & Trinkle 1996, *An implicit time-stepping scheme for rigid body
 //! dynamics with inelastic collisions and Coulomb friction*; Anitescu & Potra 1997), with D the
@@ -36,7 +38,7 @@ use serde::Serialize;
 use signorini_lcp::{Lcp, LcpSolver, Solution, SolveOptions};
 
 use crate::body::{BodyKind, Dimension, DofLayout};
-use crate::detect::{detect_contacts, gap_acceleration_bias, Contact};
+use crate::detect::{detect_contacts, friction_acceleration_bias, gap_acceleration_bias, Contact};
 use crate::error::ContactError;
 use crate::jacobian::{Coo, Jacobian};
 use crate::mass::{BlockDiagonalMass, MassMatrix};
@@ -210,6 +212,14 @@ pub fn contact_problem(
             let mut b = jacobian.apply(&minv_f);
             for (bi, c) in b.iter_mut().zip(&contacts) {
                 *bi += gap_acceleration_bias(&scene.bodies, dim, c);
+            }
+            if let Some(k) = k {
+                for (ci, c) in contacts.iter().enumerate() {
+                    let rows = friction_acceleration_bias(&scene.bodies, dim, c, k);
+                    for (d, bias) in rows.into_iter().enumerate() {
+                        b[nc + ci * k + d] += bias;
+                    }
+                }
             }
             (b, 1.0)
         }

@@ -15,7 +15,7 @@ pub struct ConvertArgs {
     pub input: PathBuf,
     /// Output problem (.json, .dat, .mtx, or a directory for M.mtx + q.mtx).
     pub output: PathBuf,
-    /// Input format (json, dat, mtx) when the extension does not tell.
+    /// Input format (json, dat, mtx, hdf5 = FCLIB, read-only) when the extension does not tell.
     #[arg(long)]
     pub from: Option<Format>,
     /// Output format (json, dat, mtx) when the extension does not tell.

@@ -17,7 +17,7 @@ use crate::Done;
 pub struct InfoArgs {
     /// Problem file (.json, .dat, .mtx, or a directory holding M.mtx + q.mtx).
     pub file: PathBuf,
-    /// Problem format (json, dat, mtx) when the extension does not tell.
+    /// Problem format (json, dat, mtx, hdf5 = FCLIB) when the extension does not tell.
     #[arg(long)]
     pub format: Option<Format>,
     /// Print one JSON object instead of a summary.

@@ -35,7 +35,7 @@ pub struct SolveArgs {
     /// Warm start: a JSON array, or the JSON output of an earlier solve (its `z` is used).
     #[arg(long = "warm-start")]
     pub warm_start: Option<PathBuf>,
-    /// Problem format (json, dat, mtx) when the extension does not tell.
+    /// Problem format (json, dat, mtx, hdf5 = FCLIB) when the extension does not tell.
     #[arg(long)]
     pub format: Option<Format>,
     /// Print one JSON object (status, solver, n, z, w, residual, ...) instead of a summary.

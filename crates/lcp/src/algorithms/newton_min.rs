@@ -22,7 +22,9 @@
 //! Warm start: the given z is the starting point; cold start z = 0. History measure:
 //! ||min(z, w)||_2 (not normalised) after the step.
 
-use crate::algorithms::jacobian_system::{JacobianSystem, KrylovSettings, LinearSolver};
+use crate::algorithms::jacobian_system::{
+    JacobianSystem, KrylovSettings, LinearSolver, PrincipalCholesky,
+};
 use crate::algorithms::newton_fb::{
     merit_scale, min_map_norm, start_point, FbStep, FbWork, NewtonFbParams,
 };
@@ -136,9 +138,20 @@ pub fn register(r: &mut Registry) {
 const KRYLOV: KrylovSettings = KrylovSettings { restart: 50, max_iter: 1000 };
 const MIN_STEP: f64 = 1.0 / (1u64 << 30) as f64;
 
+/// Relative symmetry tolerance under which a sparse M takes the Cholesky path.
+const SYMMETRY_TOL: f64 = 1e-12;
+
 /// Workspace of the Newton-min step.
 struct MinWork {
-    sys: JacobianSystem,
+    linear: LinearSolver,
+    /// Sparse symmetric M with `linear=direct`: the principal-submatrix Cholesky solver;
+    /// dropped (for the LU of `sys`) the first time a factorisation fails (M not definite).
+    chol: Option<PrincipalCholesky>,
+    /// The free set of the Cholesky factorisation held in `chol`, if any.
+    factored_free: Option<Vec<bool>>,
+    /// Unsymmetric solver of (D_a + D_b M) d = −min(z, w), built when first needed.
+    sys: Option<JacobianSystem>,
+    free: Vec<bool>,
     a: Vec<f64>,
     b: Vec<f64>,
     d: Vec<f64>,
@@ -155,8 +168,16 @@ enum MinStep {
 impl MinWork {
     fn new(lcp: &Lcp, linear: LinearSolver) -> Self {
         let n = lcp.n();
+        let chol = match linear {
+            LinearSolver::Direct => PrincipalCholesky::new(lcp, SYMMETRY_TOL),
+            LinearSolver::Gmres => None,
+        };
         Self {
-            sys: JacobianSystem::new(lcp, linear, KRYLOV),
+            linear,
+            chol,
+            factored_free: None,
+            sys: None,
+            free: vec![false; n],
             a: vec![0.0; n],
             b: vec![0.0; n],
             d: vec![0.0; n],
@@ -166,17 +187,63 @@ impl MinWork {
         }
     }
 
+    /// The Newton-min direction through the Cholesky path: the next point x has x_A = 0 and
+    /// M_FF x_F = −q_F (one factorisation, skipped when F is that of the last one), d = x − z.
+    /// `false` when K is not numerically positive definite (the caller then drops this path).
+    fn cholesky_direction(
+        &mut self,
+        lcp: &Lcp,
+        z: &[f64],
+        ctx: &mut SolveContext<'_>,
+    ) -> Result<bool, ()> {
+        let Some(chol) = &mut self.chol else { return Err(()) };
+        if self.factored_free.as_deref() != Some(&self.free[..]) {
+            self.factored_free = None;
+            if chol.factor(&self.free, ctx).is_err() {
+                return Err(());
+            }
+            self.factored_free = Some(self.free.clone());
+        }
+        let q = lcp.q();
+        for i in 0..z.len() {
+            self.d[i] = if self.free[i] { -q[i] } else { 0.0 };
+        }
+        if chol.solve(&mut self.d).is_err() {
+            return Ok(false);
+        }
+        for (di, zi) in self.d.iter_mut().zip(z) {
+            *di -= zi;
+        }
+        Ok(true)
+    }
+
     /// The Newton-min direction; `false` when the system could not be solved.
     fn direction(&mut self, lcp: &Lcp, z: &[f64], w: &[f64], ctx: &mut SolveContext<'_>) -> bool {
         for i in 0..z.len() {
-            let in_a = z[i] <= w[i];
+            self.free[i] = z[i] > w[i];
+        }
+        if self.chol.is_some() {
+            match self.cholesky_direction(lcp, z, ctx) {
+                Ok(true) => {
+                    ctx.mul_vec(lcp, &self.d, &mut self.md);
+                    return true;
+                }
+                Ok(false) => return false,
+                // Not definite: the unsymmetric LU below handles every later iteration.
+                Err(()) => self.chol = None,
+            }
+        }
+        for i in 0..z.len() {
+            let in_a = !self.free[i];
             self.a[i] = if in_a { 1.0 } else { 0.0 };
             self.b[i] = if in_a { 0.0 } else { 1.0 };
             self.d[i] = -z[i].min(w[i]);
         }
         let eta = min_map_norm(z, w).min(0.1);
-        if self.sys.factor(lcp, &self.a, &self.b, ctx).is_err()
-            || self.sys.solve(lcp, &mut self.d, eta, ctx).is_err()
+        let linear = self.linear;
+        let sys = self.sys.get_or_insert_with(|| JacobianSystem::new(lcp, linear, KRYLOV));
+        if sys.factor(lcp, &self.a, &self.b, ctx).is_err()
+            || sys.solve(lcp, &mut self.d, eta, ctx).is_err()
         {
             return false;
         }
@@ -205,11 +272,10 @@ impl MinWork {
             let theta = 0.5 * min_map_norm(&self.zt, &self.wt).powi(2);
             let full_step = params.globalization == Globalization::None;
             if full_step || theta <= (1.0 - 2.0 * params.sigma * t) * theta0 {
+                // w + t Md is w at the new point up to rounding (the driver recomputes the
+                // merit from z at the end).
                 z.copy_from_slice(&self.zt);
-                lcp.mul_vec(z, w);
-                for (wi, qi) in w.iter_mut().zip(lcp.q()) {
-                    *wi += qi;
-                }
+                w.copy_from_slice(&self.wt);
                 return MinStep::Taken;
             }
             t *= params.beta;

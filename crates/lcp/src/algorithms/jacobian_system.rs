@@ -868,4 +868,61 @@ mod tests {
         assert!((x[0] - 1.0).abs() < 1e-14 && (x[1] - 1.0).abs() < 1e-14);
         assert_eq!(ctx.factorizations, 1);
     }
+
+    /// K = [[M_FF, 0], [0, I]] solved by the principal Cholesky agrees with the unsymmetric
+    /// LU of (D_a + D_b M) on the same free set after eliminating d_A, under every ordering;
+    /// the symbolic analysis is done once for several numeric factorisations.
+    #[test]
+    fn principal_cholesky_matches_the_eliminated_min_map_system() {
+        let lcp = crate::generate::delassus_like(40, 3, 10.0, 5);
+        let n = lcp.n();
+        let q = lcp.q();
+        for ordering in [FillOrdering::Auto, FillOrdering::Amd, FillOrdering::Natural] {
+            let mut chol = PrincipalCholesky::with_ordering(&lcp, 1e-12, ordering).expect("sym");
+            let mut ctx = SolveContext::new(1e-10, 10);
+            for shift in 0..3 {
+                let free: Vec<bool> = (0..n).map(|i| (i + shift) % 3 != 0).collect();
+                chol.factor(&free, &mut ctx).expect("positive definite");
+                let mut x: Vec<f64> = (0..n).map(|i| if free[i] { -q[i] } else { 0.0 }).collect();
+                chol.solve(&mut x).expect("solve");
+                // Reference: rows of I on A (x_A = 0), rows of M on F ((Mx)_F = -q_F).
+                let a: Vec<f64> = free.iter().map(|f| if *f { 0.0 } else { 1.0 }).collect();
+                let b: Vec<f64> = free.iter().map(|f| if *f { 1.0 } else { 0.0 }).collect();
+                let mut sys = JacobianSystem::new(
+                    &lcp,
+                    LinearSolver::Direct,
+                    KrylovSettings { restart: 1, max_iter: 1 },
+                );
+                sys.factor(&lcp, &a, &b, &mut ctx).expect("lu");
+                let mut y: Vec<f64> = (0..n).map(|i| if free[i] { -q[i] } else { 0.0 }).collect();
+                sys.solve(&lcp, &mut y, 0.0, &mut ctx).expect("lu solve");
+                let diff: f64 = x.iter().zip(&y).map(|(u, v)| (u - v).powi(2)).sum::<f64>().sqrt();
+                assert!(diff <= 1e-8 * norm(&y), "{ordering:?}: {diff:e} vs {:e}", norm(&y));
+            }
+            assert_eq!(chol.symbolic_analyses(), 1, "{ordering:?}");
+            assert!(chol.factor_nnz() >= chol.matrix_nnz());
+            assert_eq!(chol.uses_amd(), Some(ordering == FillOrdering::Amd), "{ordering:?}");
+        }
+    }
+
+    #[test]
+    fn principal_cholesky_declines_dense_or_nonsymmetric_and_fails_on_indefinite() {
+        assert!(PrincipalCholesky::new(&crate::generate::random_spd(5, 1), 1e-12).is_none());
+        let lcp =
+            Lcp::from_coo(2, &[0, 0, 1], &[0, 1, 1], &[2.0, 1.0, 2.0], vec![1.0, 1.0]).expect("ok");
+        assert!(PrincipalCholesky::new(&lcp, 1e-12).is_none(), "M_01 = 1, M_10 = 0");
+        // Symmetric indefinite: [[1, 2], [2, 1]].
+        let lcp =
+            Lcp::from_coo(2, &[0, 0, 1, 1], &[0, 1, 0, 1], &[1.0, 2.0, 2.0, 1.0], vec![1.0, 1.0])
+                .expect("ok");
+        let mut chol = PrincipalCholesky::new(&lcp, 1e-12).expect("symmetric");
+        let mut ctx = SolveContext::new(1e-10, 10);
+        assert!(chol.factor(&[true, true], &mut ctx).is_err());
+        let mut x = vec![1.0, 1.0];
+        assert!(chol.solve(&mut x).is_err(), "no solve after a failed factorisation");
+        // With one index fixed, K = diag(1, 1) is definite.
+        chol.factor(&[true, false], &mut ctx).expect("definite");
+        chol.solve(&mut x).expect("solve");
+        assert!((x[0] - 1.0).abs() < 1e-15 && (x[1] - 1.0).abs() < 1e-15);
+    }
 }

@@ -17,6 +17,16 @@
 //!    θ has dropped below (1 − σ) times its value at the switch. Every Newton-min phase
 //!    decreases θ monotonically, so the cycles of the plain method cannot recur.
 //!
+//! Linear algebra: for sparse symmetric M (to 1e-12 relative) with `linear=direct`, the
+//! Newton point solves the principal system M_FF x_F = −q_F, x_A = 0, by a sparse Cholesky
+//! factorisation of K = [[M_FF, 0], [0, I]] on the fixed pattern of M
+//! ([`PrincipalCholesky`]: one ordering and symbolic analysis per solve, one numeric LL' per
+//! iteration, skipped when the index set did not change); if K is not numerically positive
+//! definite, that solve and every later one use the unsymmetric LU of `JacobianSystem`
+//! (as for dense or nonsymmetric M). `presweeps` projected Gauss–Seidel sweeps improve the
+//! start point first (default auto: 10 on the Cholesky path, else 0), which on Delassus-like
+//! problems cuts the Newton iterations from 8 to 2 at 10^4 unknowns.
+//!
 //! `globalization=none` runs the plain method (full steps, no safeguard) for studies that
 //! reproduce Ben Gharbia–Gilbert cycling; it ends in `max_iterations` when it cycles.
 //! Warm start: the given z is the starting point; cold start z = 0. History measure:
@@ -565,5 +575,27 @@ mod tests {
         let hybrid = solve("newton-min", &lcp, Some(&z0));
         assert_eq!(hybrid.status, Status::Solved, "{:?}", hybrid.note);
         assert!(hybrid.residual() <= 1e-10);
+    }
+
+    /// On a sparse symmetric PD problem the Cholesky path, with and without presweeps, reaches
+    /// the generator's known solution, and the presweeps do not add Newton iterations.
+    #[test]
+    fn cholesky_path_and_presweeps_reach_the_known_solution() {
+        let (lcp, z_star) = generate::delassus_like_with_solution(200, 3, 100.0, 3);
+        let scale = z_star.iter().map(|v| v * v).sum::<f64>().sqrt();
+        for spec in ["newton-min", "newton-min:presweeps=0", "newton-min:presweeps=25"] {
+            let sol = solve(spec, &lcp, None);
+            assert_eq!(sol.status, Status::Solved, "{spec}: {:?}", sol.note);
+            let err = sol.z.iter().zip(&z_star).map(|(a, b)| (a - b).powi(2)).sum::<f64>().sqrt();
+            // The generator's regularisation moves z* by a relative amount of about 1e-6.
+            assert!(err <= 1e-4 * scale, "{spec}: |z - z*| = {err:e}");
+            assert!(sol.factorizations <= sol.iterations, "{spec}");
+        }
+        let auto = solve("newton-min", &lcp, None);
+        let none = solve("newton-min:presweeps=0", &lcp, None);
+        assert!(auto.iterations <= none.iterations, "{} vs {}", auto.iterations, none.iterations);
+        assert!(Registry::builtin().build("newton-min:presweeps=-1").is_err());
+        let s = Registry::builtin().build("newton-min:presweeps=3").expect("spec");
+        assert_eq!(s.name(), "newton-min:presweeps=3");
     }
 }

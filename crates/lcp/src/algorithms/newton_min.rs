@@ -240,9 +240,8 @@ impl MinWork {
             }
             self.factored_free = Some(self.free.clone());
         }
-        let q = lcp.q();
-        for i in 0..z.len() {
-            self.d[i] = if self.free[i] { -q[i] } else { 0.0 };
+        for ((di, &fi), qi) in self.d.iter_mut().zip(&self.free).zip(lcp.q()) {
+            *di = if fi { -qi } else { 0.0 };
         }
         if chol.solve(&mut self.d).is_err() {
             return Ok(false);

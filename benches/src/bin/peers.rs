@@ -5,7 +5,7 @@
 //! (`generate::random_spd`) at n = 100, 300, 1000 for Lemke (ours vs Siconos
 //! `lcp_lexicolemke` vs Drake `MobyLCPSolver` / `UnrevisedLemkeSolver`), and sparse SPD
 //! Delassus-like problems (`generate::delassus_like`, 2 contacts per body) at 10^3 and 10^4
-//! unknowns (our pgs / bpp / newton-fb / ipm vs `qp` (clarabel, in process) vs Siconos
+//! unknowns (our pgs / bpp / newton-min / newton-fb / ipm vs `qp` (clarabel, in process) vs Siconos
 //! `lcp_pgs` / `lcp_newton_FB`). Every (problem, solver) pair runs `repeats` times, the solvers
 //! alternating round by round; the median time of the solve alone is reported (peers time
 //! their solve call in-process, excluding interpreter start-up and parsing, and the second
@@ -230,7 +230,7 @@ fn real_main() -> Result<(), String> {
                 });
             }
         } else {
-            for s in ["pgs", "bpp", "newton-fb", "ipm", "qp"] {
+            for s in ["pgs", "bpp", "newton-min", "newton-fb", "ipm", "qp"] {
                 solvers.push(Solver::Ours(s));
             }
             // Siconos 4.4's lcp_pgs takes a sparse M (through scipy); lcp_newton_FB needs a

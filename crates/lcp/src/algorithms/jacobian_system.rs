@@ -9,10 +9,16 @@
 //! reduced matrix `M + Z^-1 W`. The sparse pattern is that of M plus the diagonal, fixed for a
 //! whole solve, so one symbolic factorisation serves every numeric one.
 
+use faer::dyn_stack::{MemBuffer, MemStack, StackReq};
 use faer::linalg::solvers::Solve;
+use faer::sparse::linalg::amd;
+use faer::sparse::linalg::cholesky::{
+    factorize_symbolic_cholesky, CholeskySymbolicParams, LltRef, SymbolicCholesky,
+    SymbolicCholeskyRaw, SymmetricOrdering,
+};
 use faer::sparse::linalg::solvers::{Lu, SymbolicLu};
 use faer::sparse::{SparseColMatRef, SymbolicSparseColMat};
-use faer::{Mat, MatMut};
+use faer::{Conj, Mat, MatMut, Par, Side};
 
 use crate::solver::SolveContext;
 use crate::{Lcp, Matrix};
@@ -278,6 +284,383 @@ fn sparse_pattern(m: &faer::sparse::SparseRowMat<usize, f64>) -> SparsePattern {
     SparsePattern { symbolic, m_pos, diag_pos, values: vec![0.0; nnz], lu_symbolic: None, lu: None }
 }
 
+/// Cholesky solver for the Newton-min system of a sparse symmetric positive definite M.
+///
+/// With F the free indices (rows of M in the min-map element) and A the others (rows of I),
+/// the min-map system is d_A = r_A, M_FF d_F = r_F − M_FA r_A. Its matrix after that
+/// elimination, K = [[M_FF, 0], [0, I]], is symmetric positive definite whenever M is, and has
+/// the pattern of M (the entries that couple F and A, or A and A off the diagonal, are stored
+/// as explicit zeros). So one fill-reducing ordering and one symbolic Cholesky analysis serve
+/// every Newton iteration, and each iteration costs one numeric sparse LL' factorisation (faer,
+/// sequential: deterministic) instead of an unsymmetric LU with pivoting.
+///
+/// The ordering ([`FillOrdering::Auto`], the default) is chosen once per solve: the column
+/// counts of L in the given order are computed first (elimination tree, O(nnz)); that order is
+/// kept when nnz(L) <= [`NATURAL_FILL_LIMIT`] nnz(K) (contact rows numbered body by body are
+/// often already banded), else approximate minimum degree (Amestoy, Davis, Duff 1996) is
+/// computed and kept if it gives fewer entries. The permutation is applied to the pattern once,
+/// so a numeric factorisation writes K's values straight into permuted storage.
+pub struct PrincipalCholesky {
+    n: usize,
+    /// Row of each stored entry of the upper triangle of M with the diagonal (row <= col).
+    rows: Vec<usize>,
+    /// Column of each stored entry.
+    cols: Vec<usize>,
+    /// Value of M at each stored entry (0 at an added diagonal).
+    m_values: Vec<f64>,
+    ordering: FillOrdering,
+    analysis: Option<CholeskyAnalysis>,
+    factored: bool,
+    symbolic_analyses: usize,
+}
+
+/// Fill ratio nnz(L) / nnz(upper triangle of K) up to which [`FillOrdering::Auto`] keeps the
+/// given order of the unknowns.
+pub const NATURAL_FILL_LIMIT: f64 = 2.0;
+
+/// Fill-reducing ordering of [`PrincipalCholesky`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FillOrdering {
+    /// The given order when its fill is at most [`NATURAL_FILL_LIMIT`], else the better of it
+    /// and approximate minimum degree.
+    Auto,
+    /// Approximate minimum degree (Amestoy, Davis, Duff 1996).
+    Amd,
+    /// The given order of the unknowns (no permutation).
+    Natural,
+}
+
+/// The part of [`PrincipalCholesky`] computed once per solve.
+struct CholeskyAnalysis {
+    /// `perm[k]`: the original index of the unknown at position k (None: identity).
+    perm: Option<Vec<usize>>,
+    /// Original row, column and value of M of each entry of `values` (storage order).
+    rows: Vec<usize>,
+    cols: Vec<usize>,
+    m_values: Vec<f64>,
+    /// Permuted triangle of K, CSC, on the side `side`.
+    pattern: SymbolicSparseColMat<usize>,
+    side: Side,
+    values: Vec<f64>,
+    symbolic: SymbolicCholesky<usize>,
+    l_values: Vec<f64>,
+    scratch: MemBuffer,
+    work: Vec<f64>,
+    amd: bool,
+}
+
+impl std::fmt::Debug for PrincipalCholesky {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("PrincipalCholesky")
+            .field("n", &self.n)
+            .field("matrix_nnz", &self.rows.len())
+            .field("factor_nnz", &self.factor_nnz())
+            .field("factored", &self.factored)
+            .field("symbolic_analyses", &self.symbolic_analyses)
+            .finish_non_exhaustive()
+    }
+}
+
+/// The triangle of the pattern (rows, cols) under the inverse permutation `inv` (position of
+/// each original index), upper (row <= col) or lower, in CSC with sorted rows; and the position
+/// of each entry in it. Two stable counting sorts, O(n + nnz).
+fn permuted_triangle(
+    n: usize,
+    rows: &[usize],
+    cols: &[usize],
+    inv: Option<&[usize]>,
+    lower: bool,
+) -> (SymbolicSparseColMat<usize>, Vec<usize>) {
+    let nnz = rows.len();
+    let map = |i: usize| inv.map_or(i, |p| p[i]);
+    let rc: Vec<(usize, usize)> = rows
+        .iter()
+        .zip(cols)
+        .map(|(&i, &j)| {
+            let (a, b) = (map(i), map(j));
+            if lower == (a >= b) {
+                (a, b)
+            } else {
+                (b, a)
+            }
+        })
+        .collect();
+    let bucket = |key: &dyn Fn(usize) -> usize, order: &[usize]| -> (Vec<usize>, Vec<usize>) {
+        let mut start = vec![0usize; n + 1];
+        for &k in order {
+            start[key(k) + 1] += 1;
+        }
+        for c in 0..n {
+            start[c + 1] += start[c];
+        }
+        let ptr = start.clone();
+        let mut out = vec![0usize; order.len()];
+        for &k in order {
+            let c = key(k);
+            out[start[c]] = k;
+            start[c] += 1;
+        }
+        (out, ptr)
+    };
+    let by_row = bucket(&|k| rc[k].0, &(0..nnz).collect::<Vec<_>>()).0;
+    let (order, col_ptr) = bucket(&|k| rc[k].1, &by_row);
+    let mut pos = vec![0usize; nnz];
+    let mut row_idx = vec![0usize; nnz];
+    for (p, &k) in order.iter().enumerate() {
+        pos[k] = p;
+        row_idx[p] = rc[k].0;
+    }
+    // Valid by construction: rows sorted within each column (stable sorts), unique, in range.
+    (SymbolicSparseColMat::new_checked(n, n, col_ptr, None, row_idx), pos)
+}
+
+/// nnz(L) of the Cholesky factor of a matrix with this upper-triangle pattern, no reordering.
+fn factor_nnz_of(pattern: &SymbolicSparseColMat<usize>) -> Result<usize, LinearError> {
+    let n = pattern.ncols();
+    let mut etree = vec![0isize; n];
+    let mut counts = vec![0usize; n];
+    let mut buf = MemBuffer::try_new(
+        faer::sparse::linalg::cholesky::simplicial::prefactorize_symbolic_cholesky_scratch::<usize>(
+            n,
+            pattern.compute_nnz(),
+        ),
+    )
+    .map_err(|_| LinearError::Factorization("out of memory".into()))?;
+    faer::sparse::linalg::cholesky::simplicial::prefactorize_symbolic_cholesky(
+        &mut etree,
+        &mut counts,
+        pattern.as_ref(),
+        MemStack::new(&mut buf),
+    );
+    Ok(counts.iter().sum())
+}
+
+impl PrincipalCholesky {
+    /// The solver for `lcp` when M is sparse and symmetric to `rel_tol` times max |M_ij|
+    /// (checked entry by entry, O(nnz log)), `None` otherwise. No numeric work yet.
+    pub fn new(lcp: &Lcp, rel_tol: f64) -> Option<Self> {
+        Self::with_ordering(lcp, rel_tol, FillOrdering::Auto)
+    }
+
+    /// As [`PrincipalCholesky::new`] with the given fill-reducing ordering.
+    pub fn with_ordering(lcp: &Lcp, rel_tol: f64, ordering: FillOrdering) -> Option<Self> {
+        let Matrix::Sparse(m) = lcp.matrix() else {
+            return None;
+        };
+        let n = lcp.n();
+        let max = (0..n).flat_map(|i| m.val_of_row(i).iter().map(|v| v.abs())).fold(0.0, f64::max);
+        let mut rows = Vec::new();
+        let mut cols = Vec::new();
+        let mut m_values = Vec::new();
+        for j in 0..n {
+            let mut has_diag = false;
+            // Row j of the symmetric M is its column j; keep rows i <= j.
+            for (&i, &v) in m.col_idx_of_row_raw(j).iter().zip(m.val_of_row(j)) {
+                if (v - lcp.get(i, j)).abs() > rel_tol * max {
+                    return None;
+                }
+                if i <= j {
+                    has_diag |= i == j;
+                    rows.push(i);
+                    cols.push(j);
+                    m_values.push(v);
+                }
+            }
+            if !has_diag {
+                rows.push(j);
+                cols.push(j);
+                m_values.push(0.0);
+            }
+        }
+        Some(Self {
+            n,
+            rows,
+            cols,
+            m_values,
+            ordering,
+            analysis: None,
+            factored: false,
+            symbolic_analyses: 0,
+        })
+    }
+
+    /// Ordering, permuted pattern and symbolic factorisation (once per solve).
+    fn analyse(&self) -> Result<CholeskyAnalysis, LinearError> {
+        let n = self.n;
+        let nnz = self.rows.len();
+        let fail = |e: &dyn std::fmt::Debug| LinearError::Factorization(format!("{e:?}"));
+        let (natural, natural_pos) = permuted_triangle(n, &self.rows, &self.cols, None, false);
+        let natural_fill = match self.ordering {
+            FillOrdering::Amd => usize::MAX,
+            FillOrdering::Natural => 0,
+            FillOrdering::Auto => factor_nnz_of(&natural)?,
+        };
+        let mut chosen = (None, natural, natural_pos);
+        if natural_fill as f64 > NATURAL_FILL_LIMIT * nnz as f64 {
+            let mut fwd = vec![0usize; n];
+            let mut inv = vec![0usize; n];
+            let mut buf = MemBuffer::try_new(amd::order_scratch::<usize>(n, nnz))
+                .map_err(|_| LinearError::Factorization("out of memory".into()))?;
+            amd::order(
+                &mut fwd,
+                &mut inv,
+                chosen.1.as_ref(),
+                amd::Control::default(),
+                MemStack::new(&mut buf),
+            )
+            .map_err(|e| fail(&e))?;
+            let (pattern, pos) = permuted_triangle(n, &self.rows, &self.cols, Some(&inv), false);
+            let amd_fill = match self.ordering {
+                FillOrdering::Amd => 0,
+                _ => factor_nnz_of(&pattern)?,
+            };
+            if amd_fill < natural_fill {
+                chosen = (Some((fwd, inv)), pattern, pos);
+            }
+        }
+        let (perm, mut pattern, mut pos) = chosen;
+        let symbolic = factorize_symbolic_cholesky(
+            pattern.as_ref(),
+            Side::Upper,
+            SymmetricOrdering::Identity,
+            CholeskySymbolicParams::default(),
+        )
+        .map_err(|e| fail(&e))?;
+        // The supernodal kernel reads the lower triangle: store that one, so that no numeric
+        // factorisation has to transpose its input.
+        let side = match symbolic.raw() {
+            SymbolicCholeskyRaw::Simplicial(_) => Side::Upper,
+            SymbolicCholeskyRaw::Supernodal(_) => Side::Lower,
+        };
+        if side == Side::Lower {
+            let inv = perm.as_ref().map(|(_, inv)| inv.as_slice());
+            (pattern, pos) = permuted_triangle(n, &self.rows, &self.cols, inv, true);
+        }
+        let req = StackReq::any_of(&[
+            symbolic.factorize_numeric_llt_scratch::<f64>(Par::Seq, Default::default()),
+            symbolic.solve_in_place_scratch::<f64>(1, Par::Seq),
+        ]);
+        let scratch = MemBuffer::try_new(req)
+            .map_err(|_| LinearError::Factorization("out of memory".into()))?;
+        let mut rows = vec![0; nnz];
+        let mut cols = vec![0; nnz];
+        let mut m_values = vec![0.0; nnz];
+        for (k, &p) in pos.iter().enumerate() {
+            rows[p] = self.rows[k];
+            cols[p] = self.cols[k];
+            m_values[p] = self.m_values[k];
+        }
+        Ok(CholeskyAnalysis {
+            amd: perm.is_some(),
+            perm: perm.map(|(fwd, _)| fwd),
+            rows,
+            cols,
+            m_values,
+            pattern,
+            side,
+            values: vec![0.0; nnz],
+            l_values: vec![0.0; symbolic.len_val()],
+            symbolic,
+            scratch,
+            work: vec![0.0; n],
+        })
+    }
+
+    /// Forms K for the free set (`free[i]`: row i of the system is row i of M) and factorises
+    /// it. Counts one factorisation. Fails when K is not numerically positive definite.
+    pub fn factor(&mut self, free: &[bool], ctx: &mut SolveContext<'_>) -> Result<(), LinearError> {
+        debug_assert_eq!(free.len(), self.n);
+        self.factored = false;
+        if self.analysis.is_none() {
+            self.analysis = Some(self.analyse()?);
+            self.symbolic_analyses += 1;
+        }
+        let Some(an) = &mut self.analysis else { unreachable!("the analysis was just stored") };
+        for (p, v) in an.values.iter_mut().enumerate() {
+            let (i, j) = (an.rows[p], an.cols[p]);
+            *v = if free[i] && free[j] {
+                an.m_values[p]
+            } else if i == j {
+                1.0
+            } else {
+                0.0
+            };
+        }
+        ctx.factorizations += 1;
+        let a = SparseColMatRef::new(an.pattern.as_ref(), &an.values);
+        an.symbolic
+            .factorize_numeric_llt(
+                &mut an.l_values,
+                a,
+                an.side,
+                Default::default(),
+                Par::Seq,
+                MemStack::new(&mut an.scratch),
+                Default::default(),
+            )
+            .map_err(|e| LinearError::Factorization(format!("{e:?}")))?;
+        self.factored = true;
+        Ok(())
+    }
+
+    /// Solves K x = rhs in place with the last factorisation.
+    pub fn solve(&mut self, rhs: &mut [f64]) -> Result<(), LinearError> {
+        let (true, Some(an)) = (self.factored, &mut self.analysis) else {
+            return Err(LinearError::Factorization("no factorisation".into()));
+        };
+        let n = rhs.len();
+        let llt = LltRef::new(&an.symbolic, &an.l_values);
+        match &an.perm {
+            Some(fwd) => {
+                for (wk, &p) in an.work.iter_mut().zip(fwd) {
+                    *wk = rhs[p];
+                }
+                llt.solve_in_place_with_conj(
+                    Conj::No,
+                    MatMut::from_column_major_slice_mut(&mut an.work, n, 1),
+                    Par::Seq,
+                    MemStack::new(&mut an.scratch),
+                );
+                for (wk, &p) in an.work.iter().zip(fwd) {
+                    rhs[p] = *wk;
+                }
+            }
+            None => llt.solve_in_place_with_conj(
+                Conj::No,
+                MatMut::from_column_major_slice_mut(rhs, n, 1),
+                Par::Seq,
+                MemStack::new(&mut an.scratch),
+            ),
+        }
+        if rhs.iter().all(|v| v.is_finite()) {
+            Ok(())
+        } else {
+            Err(LinearError::NonFinite)
+        }
+    }
+
+    /// Symbolic analyses done so far (one per solve: the pattern is fixed).
+    pub fn symbolic_analyses(&self) -> usize {
+        self.symbolic_analyses
+    }
+
+    /// Stored entries of the Cholesky factor L (after the first factorisation; 0 before).
+    pub fn factor_nnz(&self) -> usize {
+        self.analysis.as_ref().map_or(0, |a| a.l_values.len())
+    }
+
+    /// Stored entries of the upper triangle of K (the input of the factorisation).
+    pub fn matrix_nnz(&self) -> usize {
+        self.rows.len()
+    }
+
+    /// Whether the analysis chose approximate minimum degree (`Some(false)`: the given order;
+    /// `None` before the first factorisation).
+    pub fn uses_amd(&self) -> Option<bool> {
+        self.analysis.as_ref().map(|a| a.amd)
+    }
+}
+
 /// x -> a∘x + b∘(M x), one counted matvec.
 struct ScaledOperator<'a> {
     lcp: &'a Lcp,
@@ -484,5 +867,62 @@ mod tests {
         sys.solve(&lcp, &mut x, 1e-12, &mut ctx).expect("solve");
         assert!((x[0] - 1.0).abs() < 1e-14 && (x[1] - 1.0).abs() < 1e-14);
         assert_eq!(ctx.factorizations, 1);
+    }
+
+    /// K = [[M_FF, 0], [0, I]] solved by the principal Cholesky agrees with the unsymmetric
+    /// LU of (D_a + D_b M) on the same free set after eliminating d_A, under every ordering;
+    /// the symbolic analysis is done once for several numeric factorisations.
+    #[test]
+    fn principal_cholesky_matches_the_eliminated_min_map_system() {
+        let lcp = crate::generate::delassus_like(40, 3, 10.0, 5);
+        let n = lcp.n();
+        let q = lcp.q();
+        for ordering in [FillOrdering::Auto, FillOrdering::Amd, FillOrdering::Natural] {
+            let mut chol = PrincipalCholesky::with_ordering(&lcp, 1e-12, ordering).expect("sym");
+            let mut ctx = SolveContext::new(1e-10, 10);
+            for shift in 0..3 {
+                let free: Vec<bool> = (0..n).map(|i| (i + shift) % 3 != 0).collect();
+                chol.factor(&free, &mut ctx).expect("positive definite");
+                let mut x: Vec<f64> = (0..n).map(|i| if free[i] { -q[i] } else { 0.0 }).collect();
+                chol.solve(&mut x).expect("solve");
+                // Reference: rows of I on A (x_A = 0), rows of M on F ((Mx)_F = -q_F).
+                let a: Vec<f64> = free.iter().map(|f| if *f { 0.0 } else { 1.0 }).collect();
+                let b: Vec<f64> = free.iter().map(|f| if *f { 1.0 } else { 0.0 }).collect();
+                let mut sys = JacobianSystem::new(
+                    &lcp,
+                    LinearSolver::Direct,
+                    KrylovSettings { restart: 1, max_iter: 1 },
+                );
+                sys.factor(&lcp, &a, &b, &mut ctx).expect("lu");
+                let mut y: Vec<f64> = (0..n).map(|i| if free[i] { -q[i] } else { 0.0 }).collect();
+                sys.solve(&lcp, &mut y, 0.0, &mut ctx).expect("lu solve");
+                let diff: f64 = x.iter().zip(&y).map(|(u, v)| (u - v).powi(2)).sum::<f64>().sqrt();
+                assert!(diff <= 1e-8 * norm(&y), "{ordering:?}: {diff:e} vs {:e}", norm(&y));
+            }
+            assert_eq!(chol.symbolic_analyses(), 1, "{ordering:?}");
+            assert!(chol.factor_nnz() >= chol.matrix_nnz());
+            assert_eq!(chol.uses_amd(), Some(ordering == FillOrdering::Amd), "{ordering:?}");
+        }
+    }
+
+    #[test]
+    fn principal_cholesky_declines_dense_or_nonsymmetric_and_fails_on_indefinite() {
+        assert!(PrincipalCholesky::new(&crate::generate::random_spd(5, 1), 1e-12).is_none());
+        let lcp =
+            Lcp::from_coo(2, &[0, 0, 1], &[0, 1, 1], &[2.0, 1.0, 2.0], vec![1.0, 1.0]).expect("ok");
+        assert!(PrincipalCholesky::new(&lcp, 1e-12).is_none(), "M_01 = 1, M_10 = 0");
+        // Symmetric indefinite: [[1, 2], [2, 1]].
+        let lcp =
+            Lcp::from_coo(2, &[0, 0, 1, 1], &[0, 1, 0, 1], &[1.0, 2.0, 2.0, 1.0], vec![1.0, 1.0])
+                .expect("ok");
+        let mut chol = PrincipalCholesky::new(&lcp, 1e-12).expect("symmetric");
+        let mut ctx = SolveContext::new(1e-10, 10);
+        assert!(chol.factor(&[true, true], &mut ctx).is_err());
+        let mut x = vec![1.0, 1.0];
+        assert!(chol.solve(&mut x).is_err(), "no solve after a failed factorisation");
+        // With one index fixed, K = diag(1, 1) is definite.
+        chol.factor(&[true, false], &mut ctx).expect("definite");
+        chol.solve(&mut x).expect("solve");
+        assert!((x[0] - 1.0).abs() < 1e-15 && (x[1] - 1.0).abs() < 1e-15);
     }
 }

@@ -17,19 +17,31 @@
 //!    θ has dropped below (1 − σ) times its value at the switch. Every Newton-min phase
 //!    decreases θ monotonically, so the cycles of the plain method cannot recur.
 //!
+//! Linear algebra: for sparse symmetric M (to 1e-12 relative) with `linear=direct`, the
+//! Newton point solves the principal system M_FF x_F = −q_F, x_A = 0, by a sparse Cholesky
+//! factorisation of K = [[M_FF, 0], [0, I]] on the fixed pattern of M
+//! ([`PrincipalCholesky`]: one ordering and symbolic analysis per solve, one numeric LL' per
+//! iteration, skipped when the index set did not change); if K is not numerically positive
+//! definite, that solve and every later one use the unsymmetric LU of `JacobianSystem`
+//! (as for dense or nonsymmetric M). `presweeps` projected Gauss–Seidel sweeps improve the
+//! start point first (default auto: 10 on the Cholesky path, else 0), which on Delassus-like
+//! problems cuts the Newton iterations from 8 to 2 at 10^4 unknowns.
+//!
 //! `globalization=none` runs the plain method (full steps, no safeguard) for studies that
 //! reproduce Ben Gharbia–Gilbert cycling; it ends in `max_iterations` when it cycles.
 //! Warm start: the given z is the starting point; cold start z = 0. History measure:
 //! ||min(z, w)||_2 (not normalised) after the step.
 
-use crate::algorithms::jacobian_system::{JacobianSystem, KrylovSettings, LinearSolver};
+use crate::algorithms::jacobian_system::{
+    JacobianSystem, KrylovSettings, LinearSolver, PrincipalCholesky,
+};
 use crate::algorithms::newton_fb::{
     merit_scale, min_map_norm, start_point, FbStep, FbWork, NewtonFbParams,
 };
 use crate::registry::{canonical_name, ParamDoc, Registry, SolverParams, SpecError};
 use crate::solver::{LcpSolver, Outcome, SolveContext, SolveError};
 use crate::status::Status;
-use crate::Lcp;
+use crate::{Lcp, Matrix};
 
 /// How Newton-min is globalised.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -55,6 +67,11 @@ pub struct NewtonMinParams {
     pub sigma: f64,
     /// Backtracking factor β. Default 0.5.
     pub beta: f64,
+    /// Projected Gauss–Seidel sweeps applied to the start point before the first Newton step
+    /// (rows with a non-positive diagonal are skipped). Default `None` (auto):
+    /// [`AUTO_PRESWEEPS`] when M is sparse and symmetric (the Cholesky path, where each sweep
+    /// lowers the QP objective and costs far less than a factorisation), else none.
+    pub presweeps: Option<usize>,
 }
 
 impl Default for NewtonMinParams {
@@ -66,6 +83,7 @@ impl Default for NewtonMinParams {
             linear: LinearSolver::Direct,
             sigma: 1e-4,
             beta: 0.5,
+            presweeps: None,
         }
     }
 }
@@ -83,6 +101,12 @@ impl SolverParams for NewtonMinParams {
         ParamDoc { key: "linear", default: "direct", doc: "inner solver: direct | gmres" },
         ParamDoc { key: "sigma", default: "1e-4", doc: "Armijo constant, in (0, 1/2)" },
         ParamDoc { key: "beta", default: "0.5", doc: "backtracking factor, in (0, 1)" },
+        ParamDoc {
+            key: "presweeps",
+            default: "auto",
+            doc: "projected Gauss-Seidel sweeps on the start point before the first Newton step \
+                  (auto: 10 for sparse symmetric M, else 0)",
+        },
     ];
 
     fn set(&mut self, key: &str, value: &str) -> Result<(), SpecError> {
@@ -102,6 +126,15 @@ impl SolverParams for NewtonMinParams {
             }
             "sigma" => self.sigma = Self::parse_positive(key, value)?,
             "beta" => self.beta = Self::parse_positive(key, value)?,
+            "presweeps" => {
+                self.presweeps =
+                    match value.trim() {
+                        "auto" => None,
+                        v => Some(v.parse::<usize>().map_err(|_| {
+                            Self::bad(key, value, "expected auto or an integer >= 0")
+                        })?),
+                    }
+            }
             _ => unreachable!("keys are checked against KEYS"),
         }
         Ok(())
@@ -136,9 +169,25 @@ pub fn register(r: &mut Registry) {
 const KRYLOV: KrylovSettings = KrylovSettings { restart: 50, max_iter: 1000 };
 const MIN_STEP: f64 = 1.0 / (1u64 << 30) as f64;
 
+/// Projected Gauss–Seidel sweeps before the first Newton step on the Cholesky path (the
+/// default `presweeps=auto`). Measured on `delassus_like(3333, 3, 10, 1)` (n = 9999): 0, 3, 10
+/// and 30 sweeps gave 8, 4, 2 and 2 Newton iterations (docs/performance.md).
+pub const AUTO_PRESWEEPS: usize = 10;
+
+/// Relative symmetry tolerance under which a sparse M takes the Cholesky path.
+const SYMMETRY_TOL: f64 = 1e-12;
+
 /// Workspace of the Newton-min step.
 struct MinWork {
-    sys: JacobianSystem,
+    linear: LinearSolver,
+    /// Sparse symmetric M with `linear=direct`: the principal-submatrix Cholesky solver;
+    /// dropped (for the LU of `sys`) the first time a factorisation fails (M not definite).
+    chol: Option<PrincipalCholesky>,
+    /// The free set of the Cholesky factorisation held in `chol`, if any.
+    factored_free: Option<Vec<bool>>,
+    /// Unsymmetric solver of (D_a + D_b M) d = −min(z, w), built when first needed.
+    sys: Option<JacobianSystem>,
+    free: Vec<bool>,
     a: Vec<f64>,
     b: Vec<f64>,
     d: Vec<f64>,
@@ -155,8 +204,16 @@ enum MinStep {
 impl MinWork {
     fn new(lcp: &Lcp, linear: LinearSolver) -> Self {
         let n = lcp.n();
+        let chol = match linear {
+            LinearSolver::Direct => PrincipalCholesky::new(lcp, SYMMETRY_TOL),
+            LinearSolver::Gmres => None,
+        };
         Self {
-            sys: JacobianSystem::new(lcp, linear, KRYLOV),
+            linear,
+            chol,
+            factored_free: None,
+            sys: None,
+            free: vec![false; n],
             a: vec![0.0; n],
             b: vec![0.0; n],
             d: vec![0.0; n],
@@ -166,17 +223,62 @@ impl MinWork {
         }
     }
 
+    /// The Newton-min direction through the Cholesky path: the next point x has x_A = 0 and
+    /// M_FF x_F = −q_F (one factorisation, skipped when F is that of the last one), d = x − z.
+    /// `false` when K is not numerically positive definite (the caller then drops this path).
+    fn cholesky_direction(
+        &mut self,
+        lcp: &Lcp,
+        z: &[f64],
+        ctx: &mut SolveContext<'_>,
+    ) -> Result<bool, ()> {
+        let Some(chol) = &mut self.chol else { return Err(()) };
+        if self.factored_free.as_deref() != Some(&self.free[..]) {
+            self.factored_free = None;
+            if chol.factor(&self.free, ctx).is_err() {
+                return Err(());
+            }
+            self.factored_free = Some(self.free.clone());
+        }
+        for ((di, &fi), qi) in self.d.iter_mut().zip(&self.free).zip(lcp.q()) {
+            *di = if fi { -qi } else { 0.0 };
+        }
+        if chol.solve(&mut self.d).is_err() {
+            return Ok(false);
+        }
+        for (di, zi) in self.d.iter_mut().zip(z) {
+            *di -= zi;
+        }
+        Ok(true)
+    }
+
     /// The Newton-min direction; `false` when the system could not be solved.
     fn direction(&mut self, lcp: &Lcp, z: &[f64], w: &[f64], ctx: &mut SolveContext<'_>) -> bool {
         for i in 0..z.len() {
-            let in_a = z[i] <= w[i];
+            self.free[i] = z[i] > w[i];
+        }
+        if self.chol.is_some() {
+            match self.cholesky_direction(lcp, z, ctx) {
+                Ok(true) => {
+                    ctx.mul_vec(lcp, &self.d, &mut self.md);
+                    return true;
+                }
+                Ok(false) => return false,
+                // Not definite: the unsymmetric LU below handles every later iteration.
+                Err(()) => self.chol = None,
+            }
+        }
+        for i in 0..z.len() {
+            let in_a = !self.free[i];
             self.a[i] = if in_a { 1.0 } else { 0.0 };
             self.b[i] = if in_a { 0.0 } else { 1.0 };
             self.d[i] = -z[i].min(w[i]);
         }
         let eta = min_map_norm(z, w).min(0.1);
-        if self.sys.factor(lcp, &self.a, &self.b, ctx).is_err()
-            || self.sys.solve(lcp, &mut self.d, eta, ctx).is_err()
+        let linear = self.linear;
+        let sys = self.sys.get_or_insert_with(|| JacobianSystem::new(lcp, linear, KRYLOV));
+        if sys.factor(lcp, &self.a, &self.b, ctx).is_err()
+            || sys.solve(lcp, &mut self.d, eta, ctx).is_err()
         {
             return false;
         }
@@ -205,16 +307,45 @@ impl MinWork {
             let theta = 0.5 * min_map_norm(&self.zt, &self.wt).powi(2);
             let full_step = params.globalization == Globalization::None;
             if full_step || theta <= (1.0 - 2.0 * params.sigma * t) * theta0 {
+                // w + t Md is w at the new point up to rounding (the driver recomputes the
+                // merit from z at the end).
                 z.copy_from_slice(&self.zt);
-                lcp.mul_vec(z, w);
-                for (wi, qi) in w.iter_mut().zip(lcp.q()) {
-                    *wi += qi;
-                }
+                w.copy_from_slice(&self.wt);
                 return MinStep::Taken;
             }
             t *= params.beta;
         }
         MinStep::Failed
+    }
+}
+
+/// `sweeps` forward projected Gauss–Seidel sweeps z_i <- max(0, z_i − (Mz + q)_i / M_ii) in
+/// place (each counted as one matvec); rows with M_ii <= 0 are left unchanged.
+fn projected_gauss_seidel(lcp: &Lcp, z: &mut [f64], sweeps: usize, ctx: &mut SolveContext<'_>) {
+    if sweeps == 0 {
+        return;
+    }
+    let n = lcp.n();
+    let diag = lcp.diag();
+    let q = lcp.q();
+    for _ in 0..sweeps {
+        ctx.matvecs += 1;
+        for i in 0..n {
+            if diag[i] <= 0.0 || !diag[i].is_finite() {
+                continue;
+            }
+            let r = q[i]
+                + match lcp.matrix() {
+                    Matrix::Sparse(m) => m
+                        .col_idx_of_row_raw(i)
+                        .iter()
+                        .zip(m.val_of_row(i))
+                        .map(|(&j, &v)| v * z[j])
+                        .sum::<f64>(),
+                    Matrix::Dense(m) => (0..n).map(|j| m[(i, j)] * z[j]).sum::<f64>(),
+                };
+            z[i] = (z[i] - r / diag[i]).max(0.0);
+        }
     }
 }
 
@@ -241,6 +372,9 @@ impl LcpSolver for NewtonMin {
         if p.beta != d.beta {
             pairs.push(("beta", p.beta.to_string()));
         }
+        if let Some(k) = p.presweeps {
+            pairs.push(("presweeps", k.to_string()));
+        }
         canonical_name(NewtonMinParams::SOLVER, &pairs)
     }
 
@@ -254,13 +388,16 @@ impl LcpSolver for NewtonMin {
 
     fn run(&self, lcp: &Lcp, ctx: &mut SolveContext<'_>) -> Result<Outcome, SolveError> {
         let mut z = start_point(lcp, ctx);
+        let mut work = MinWork::new(lcp, self.params.linear);
+        let presweeps =
+            self.params.presweeps.unwrap_or(if work.chol.is_some() { AUTO_PRESWEEPS } else { 0 });
+        projected_gauss_seidel(lcp, &mut z, presweeps, ctx);
         let mut w = vec![0.0; lcp.n()];
         ctx.mul_vec(lcp, &z, &mut w);
         for (wi, qi) in w.iter_mut().zip(lcp.q()) {
             *wi += qi;
         }
         let scale = merit_scale(lcp);
-        let mut work = MinWork::new(lcp, self.params.linear);
         let fb_params = NewtonFbParams {
             sigma: self.params.sigma,
             beta: self.params.beta,
@@ -437,5 +574,27 @@ mod tests {
         let hybrid = solve("newton-min", &lcp, Some(&z0));
         assert_eq!(hybrid.status, Status::Solved, "{:?}", hybrid.note);
         assert!(hybrid.residual() <= 1e-10);
+    }
+
+    /// On a sparse symmetric PD problem the Cholesky path, with and without presweeps, reaches
+    /// the generator's known solution, and the presweeps do not add Newton iterations.
+    #[test]
+    fn cholesky_path_and_presweeps_reach_the_known_solution() {
+        let (lcp, z_star) = generate::delassus_like_with_solution(200, 3, 100.0, 3);
+        let scale = z_star.iter().map(|v| v * v).sum::<f64>().sqrt();
+        for spec in ["newton-min", "newton-min:presweeps=0", "newton-min:presweeps=25"] {
+            let sol = solve(spec, &lcp, None);
+            assert_eq!(sol.status, Status::Solved, "{spec}: {:?}", sol.note);
+            let err = sol.z.iter().zip(&z_star).map(|(a, b)| (a - b).powi(2)).sum::<f64>().sqrt();
+            // The generator's regularisation moves z* by a relative amount of about 1e-6.
+            assert!(err <= 1e-4 * scale, "{spec}: |z - z*| = {err:e}");
+            assert!(sol.factorizations <= sol.iterations, "{spec}");
+        }
+        let auto = solve("newton-min", &lcp, None);
+        let none = solve("newton-min:presweeps=0", &lcp, None);
+        assert!(auto.iterations <= none.iterations, "{} vs {}", auto.iterations, none.iterations);
+        assert!(Registry::builtin().build("newton-min:presweeps=-1").is_err());
+        let s = Registry::builtin().build("newton-min:presweeps=3").expect("spec");
+        assert_eq!(s.name(), "newton-min:presweeps=3");
     }
 }

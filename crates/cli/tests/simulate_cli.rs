@@ -101,7 +101,7 @@ fn reference(name: &str) -> String {
         .into_owned()
 }
 
-fn body<'a>(v: &'a Value, name: &str, key: &str) -> f64 {
+fn body(v: &Value, name: &str, key: &str) -> f64 {
     v["final_state"]["bodies"][name][key]
         .as_f64()
         .unwrap_or_else(|| panic!("final_state.bodies.{name}.{key} in {v}"))

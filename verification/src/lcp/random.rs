@@ -1,12 +1,47 @@
 //! Seeded random classes (`lcp/random/...`) from `signorini_lcp::generate`: SPD, nonsymmetric
 //! P (diagonally dominant), PSD singular, and copositive-plus infeasible with a known Farkas
 //! vector. The same seed gives the same data on every machine (ChaCha8).
+//!
+//! Outside the quick set, two large sparse cases from `generate::delassus_like_with_solution`
+//! (planar bodies, 2 contacts per body, masses spread over a ratio of 10, W = J M^-1 J' plus a
+//! relative diagonal regularisation of 1e-6, so W is positive definite): n = 10^4 and n = 10^5.
+//! The generator builds q = w* - W z* for a strictly complementary pair (z*, w*) chosen before
+//! q, so z* is the unique solution; every listed solver must return it (`lcp.point`) and the
+//! merit is recomputed here from z. Only solvers with a sparse path that is fast in the dev
+//! profile run them (measured with `cargo run -p xtask -- verify --filter <id>`; figures in
+//! the case sources).
 
 use signorini_lcp::generate::{
-    random_copositive_plus_infeasible, random_p_matrix, random_psd_singular, random_spd,
+    delassus_like_with_solution, random_copositive_plus_infeasible, random_p_matrix, random_psd_singular, random_spd,
 };
 
 use super::{solvers, Expect, LcpCase};
+
+/// A sparse Delassus-like case with `bodies` x 2 contacts, mass ratio 10, its known solution
+/// expected of every solver in `names`.
+fn delassus(id: &str, bodies: usize, seed: u64, names: &[&str], timing: &str) -> LcpCase {
+    let source = format!(
+        "{GEN}::delassus_like_with_solution({bodies}, 2, 10.0, {seed}); sparse SPD, unique \
+         solution z* fixed before q = w* - W z*; {timing}"
+    );
+    let z = delassus_like_with_solution(bodies, 2, 10.0, seed).1;
+    let mut case = LcpCase::new(
+        id,
+        &source,
+        Box::new(move || Ok(delassus_like_with_solution(bodies, 2, 10.0, seed).0)),
+    )
+    .seeds(&[seed])
+    .expect(names, &[Expect::Point(z)]);
+    case.ztol = DELASSUS_ZTOL;
+    case
+}
+
+/// Relative tolerance on z of the Delassus-like cases. W's smallest eigenvalues come from the
+/// 1e-6 relative regularisation of redundant contacts, so a residual of 1e-10 (relative to
+/// ||q||, about 10^2 here) allows a forward error far above the default 1e-8: measured, ipm at
+/// n = 10^4 stops at residual 9.6e-12 with |z - z*|_inf = 7.2e-8, at n = 10^5 at 7.3e-12 with
+/// 7.4e-7; newton-min, newton-fb and qp reach at most 4.6e-13, 8.1e-11 and 2.1e-13.
+const DELASSUS_ZTOL: f64 = 1e-5;
 
 const GEN: &str = "seeded generator signorini_lcp::generate";
 
@@ -79,5 +114,19 @@ pub fn cases() -> Vec<LcpCase> {
         )
         .seeds(&[8])
         .expect(&["lemke"], &[Expect::Infeasible]),
+        delassus(
+            "lcp/random/delassus_like_n1e4_s11",
+            5_000,
+            11,
+            &["newton-min", "ipm", "newton-fb", "qp"],
+            "whole case 0.4 s in the dev profile (measured, `xtask verify --filter`)",
+        ),
+        delassus(
+            "lcp/random/delassus_like_n1e5_s12",
+            50_000,
+            12,
+            &["newton-min", "ipm", "newton-fb", "qp"],
+            "whole case 2.5 s in the dev profile (measured, `xtask verify --filter`)",
+        ),
     ]
 }

@@ -589,6 +589,7 @@ pub fn cases() -> Vec<Box<dyn Case>> {
     for c in random::cases().into_iter().chain(siconos::cases()).chain(contact::cases()) {
         v.push(Box::new(c));
     }
+    v.push(Box::new(contact::granular_packing()));
     #[cfg(feature = "fclib")]
     v.push(Box::new(fclib::case()));
     v

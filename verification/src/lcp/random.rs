@@ -12,7 +12,8 @@
 //! the case sources).
 
 use signorini_lcp::generate::{
-    delassus_like_with_solution, random_copositive_plus_infeasible, random_p_matrix, random_psd_singular, random_spd,
+    delassus_like_with_solution, random_copositive_plus_infeasible, random_p_matrix,
+    random_psd_singular, random_spd,
 };
 
 use super::{solvers, Expect, LcpCase};

@@ -304,7 +304,7 @@ pub fn box_stack_mass(i: usize, n_boxes: usize, mass_ratio: f64, profile: MassPr
     let ratio = if mass_ratio.is_finite() && mass_ratio > 1.0 { mass_ratio } else { 1.0 };
     match profile {
         MassProfile::Alternating => {
-            if i % 2 == 0 {
+            if i.is_multiple_of(2) {
                 1.0
             } else {
                 ratio

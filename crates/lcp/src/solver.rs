@@ -158,7 +158,7 @@ impl<'a> SolveContext<'a> {
 
     /// True when this iteration should also record the exact merit.
     pub fn wants_exact(&self, iteration: usize) -> bool {
-        self.history_every.is_some_and(|k| iteration % k == 0)
+        self.history_every.is_some_and(|k| iteration.is_multiple_of(k))
     }
 
     /// True when a history is recorded at all.

@@ -10,6 +10,11 @@
 //! merit is recomputed here from z. Only solvers with a sparse path that is fast in the dev
 //! profile run them (measured with `cargo run -p xtask -- verify --filter <id>`; figures in
 //! the case sources).
+//!
+//! Also outside the quick set, a sparse PSD-singular case at n = 10^4: block diagonal of 1000
+//! independent `random_psd_singular(10, 4, s)` blocks (seeds 1000..1999), assembled here in
+//! CSR (the generator itself is dense). Each block is solvable by construction, so the whole
+//! problem is; the solution is not unique, so only the merit is checked (`lcp.solved`).
 
 use signorini_lcp::generate::{
     delassus_like_with_solution, random_copositive_plus_infeasible, random_p_matrix,
@@ -35,6 +40,31 @@ fn delassus(id: &str, bodies: usize, seed: u64, names: &[&str], timing: &str) ->
     .expect(names, &[Expect::Point(z)]);
     case.ztol = DELASSUS_ZTOL;
     case
+}
+
+/// Block-diagonal sparse PSD-singular LCP: `blocks` copies of `random_psd_singular(size, rank,
+/// first_seed + k)` on the diagonal.
+fn block_psd_singular(
+    blocks: usize,
+    size: usize,
+    rank: usize,
+    first_seed: u64,
+) -> Result<signorini_lcp::Lcp, String> {
+    let n = blocks * size;
+    let (mut rows, mut cols, mut vals, mut q) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+    for k in 0..blocks {
+        let block = random_psd_singular(size, rank, first_seed + k as u64);
+        let off = k * size;
+        for i in 0..size {
+            for j in 0..size {
+                rows.push(off + i);
+                cols.push(off + j);
+                vals.push(block.get(i, j));
+            }
+        }
+        q.extend_from_slice(block.q());
+    }
+    signorini_lcp::Lcp::from_coo(n, &rows, &cols, &vals, q).map_err(|e| e.to_string())
 }
 
 /// Relative tolerance on z of the Delassus-like cases. W's smallest eigenvalues come from the
@@ -129,5 +159,15 @@ pub fn cases() -> Vec<LcpCase> {
             &["newton-min", "ipm", "newton-fb", "qp"],
             "whole case 2.5 s in the dev profile (measured, `xtask verify --filter`)",
         ),
+        LcpCase::new(
+            "lcp/random/block_psd_singular_n1e4",
+            &format!(
+                "block diagonal of 1000 {GEN}::random_psd_singular(10, 4, 1000 + k), k = 0..999, \
+                 sparse; solvable by construction, solution set, merit only; ipm, qp and pgs fail (expected-failure table); whole case 3.6 s in the dev profile (measured, `xtask verify --filter`)"
+            ),
+            Box::new(|| block_psd_singular(1000, 10, 4, 1000)),
+        )
+        .seeds(&[1000])
+        .expect(&["ipm", "qp", "pgs", "apgd"], &[Expect::Solved]),
     ]
 }

@@ -11,10 +11,12 @@
 //! profile run them (measured with `cargo run -p xtask -- verify --filter <id>`; figures in
 //! the case sources).
 //!
-//! Also outside the quick set, a sparse PSD-singular case at n = 10^4: block diagonal of 1000
-//! independent `random_psd_singular(10, 4, s)` blocks (seeds 1000..1999), assembled here in
-//! CSR (the generator itself is dense). Each block is solvable by construction, so the whole
-//! problem is; the solution is not unique, so only the merit is checked (`lcp.solved`).
+//! Also outside the quick set, a sparse PSD-singular case and a sparse P-matrix case at
+//! n = 10^4: block diagonal of 1000 independent `random_psd_singular(10, 4, s)` blocks (seeds
+//! 1000..1999), resp. `random_p_matrix(10, s)` blocks (seeds 3000..3999), assembled here in
+//! CSR (the generators are dense). Each PSD block is solvable by construction, so the whole
+//! problem is, with a solution set; the P case has a unique solution, not known in closed form.
+//! Only the merit is checked (`lcp.solved`).
 
 use signorini_lcp::generate::{
     delassus_like_with_solution, random_copositive_plus_infeasible, random_p_matrix,
@@ -42,18 +44,18 @@ fn delassus(id: &str, bodies: usize, seed: u64, names: &[&str], timing: &str) ->
     case
 }
 
-/// Block-diagonal sparse PSD-singular LCP: `blocks` copies of `random_psd_singular(size, rank,
-/// first_seed + k)` on the diagonal.
-fn block_psd_singular(
+/// Block-diagonal sparse LCP: `blocks` generated blocks `generate(size, first_seed + k)` on the
+/// diagonal (a block-diagonal matrix of PSD blocks is PSD, of P-matrix blocks a P-matrix).
+fn block_diagonal(
     blocks: usize,
     size: usize,
-    rank: usize,
     first_seed: u64,
+    generate: fn(usize, u64) -> signorini_lcp::Lcp,
 ) -> Result<signorini_lcp::Lcp, String> {
     let n = blocks * size;
     let (mut rows, mut cols, mut vals, mut q) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
     for k in 0..blocks {
-        let block = random_psd_singular(size, rank, first_seed + k as u64);
+        let block = generate(size, first_seed + k as u64);
         let off = k * size;
         for i in 0..size {
             for j in 0..size {
@@ -165,9 +167,20 @@ pub fn cases() -> Vec<LcpCase> {
                 "block diagonal of 1000 {GEN}::random_psd_singular(10, 4, 1000 + k), k = 0..999, \
                  sparse; solvable by construction, solution set, merit only; ipm, qp and pgs fail (expected-failure table); whole case 3.6 s in the dev profile (measured, `xtask verify --filter`)"
             ),
-            Box::new(|| block_psd_singular(1000, 10, 4, 1000)),
+            Box::new(|| block_diagonal(1000, 10, 1000, |n, s| random_psd_singular(n, 4, s))),
         )
         .seeds(&[1000])
         .expect(&["ipm", "qp", "pgs", "apgd"], &[Expect::Solved]),
+        LcpCase::new(
+            "lcp/random/block_p_n1e4",
+            &format!(
+                "block diagonal of 1000 {GEN}::random_p_matrix(10, 3000 + k), k = 0..999, \
+                 sparse nonsymmetric P-matrix: unique solution, merit checked; whole case 0.2 s in the dev profile (measured, \
+                 `xtask verify --filter`; bpp and murty are dense and far slower at this size)"
+            ),
+            Box::new(|| block_diagonal(1000, 10, 3000, random_p_matrix)),
+        )
+        .seeds(&[3000])
+        .expect(&["newton-min", "newton-fb"], &[Expect::Solved]),
     ]
 }

@@ -165,7 +165,9 @@ pub fn cases() -> Vec<LcpCase> {
             "lcp/random/block_psd_singular_n1e4",
             &format!(
                 "block diagonal of 1000 {GEN}::random_psd_singular(10, 4, 1000 + k), k = 0..999, \
-                 sparse; solvable by construction, solution set, merit only; ipm, qp and pgs fail (expected-failure table); whole case 3.6 s in the dev profile (measured, `xtask verify --filter`)"
+                 sparse; solvable by construction, solution set, merit only; ipm, qp and pgs \
+                 fail (expected-failure table); whole case 3.7 s in the dev profile (measured, \
+                 `xtask verify --filter`)"
             ),
             Box::new(|| block_diagonal(1000, 10, 1000, |n, s| random_psd_singular(n, 4, s))),
         )
@@ -175,8 +177,9 @@ pub fn cases() -> Vec<LcpCase> {
             "lcp/random/block_p_n1e4",
             &format!(
                 "block diagonal of 1000 {GEN}::random_p_matrix(10, 3000 + k), k = 0..999, \
-                 sparse nonsymmetric P-matrix: unique solution, merit checked; whole case 0.2 s in the dev profile (measured, \
-                 `xtask verify --filter`; bpp and murty are dense and far slower at this size)"
+                 sparse nonsymmetric P-matrix: unique solution, merit checked; whole case \
+                 0.3 s in the dev profile (measured, `xtask verify --filter`; with bpp and \
+                 murty added it ran over 60 s, so they are not run at this size)"
             ),
             Box::new(|| block_diagonal(1000, 10, 3000, random_p_matrix)),
         )

@@ -58,7 +58,8 @@ pub const TABLE: &[ExpectedFailure] = &[
         solver: "pgs",
         reason: "measured: max_iterations at the default 10000 sweeps, residual 5.8e-7; on \
                  singular PSD M projected Gauss–Seidel converges linearly with a \
-                 problem-dependent constant (Luo and Tseng 1992), too slowly here for the default limit",
+                 problem-dependent constant (Luo and Tseng 1992), too slowly here for the \
+                 default limit",
     },
 ];
 

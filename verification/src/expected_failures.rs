@@ -27,7 +27,41 @@ pub const ANY: &str = "any";
 ///
 /// (The last row, ipm on lcp/random/psd_singular_n100_r30_s7, was removed when issue 3 fixed
 /// ipm's step length and its monotonicity test; ipm now solves that case.)
-pub const TABLE: &[ExpectedFailure] = &[];
+pub const TABLE: &[ExpectedFailure] = &[
+    ExpectedFailure {
+        case: "lcp/contact/box_stack_mass_ratios",
+        solver: "pgs",
+        reason: "measured: max_iterations at the default 10000 sweeps, residual 5.7e-3; PGS \
+                 converges on SPD W but its rate tends to 1 as the mass ratio grows (1000 here; \
+                 study contact/pgs/mass_ratio), REFERENCE.md B",
+    },
+    ExpectedFailure {
+        case: "lcp/fclib/local_problem_test",
+        solver: "qp",
+        reason: "measured: numerical_failure at residual 1.2e-2 after 13 iterations on the \
+                 PSD W_NN of the FCLIB sample (n = 48); a defect of qp, open (issue 6 report)",
+    },
+    ExpectedFailure {
+        case: "lcp/random/block_psd_singular_n1e4",
+        solver: "ipm",
+        reason: "measured: stalled at residual 1.1e-8 on 1000 singular PSD blocks (n = 10^4; \
+                 it solves the single n = 100 block case); a defect of ipm, open (issue 6 report)",
+    },
+    ExpectedFailure {
+        case: "lcp/random/block_psd_singular_n1e4",
+        solver: "qp",
+        reason: "measured: numerical_failure at residual 1.09e-10, just above 1e-10, n = 10^4; \
+                 a defect of qp, open (issue 6 report)",
+    },
+    ExpectedFailure {
+        case: "lcp/random/block_psd_singular_n1e4",
+        solver: "pgs",
+        reason: "measured: max_iterations at the default 10000 sweeps, residual 5.8e-7; on \
+                 singular PSD M projected Gauss–Seidel converges linearly with a \
+                 problem-dependent constant (Luo and Tseng 1992), too slowly here for the \
+                 default limit",
+    },
+];
 
 /// Applies `table` to `checks`: a failing listed pair becomes `expected_failure` (reason added to
 /// `observed`); a passing listed pair becomes `fail`. Missing solvers stay `fail`.

@@ -162,7 +162,8 @@ fn close_abs(r: &mut Recorder, label: &str, expected: f64, observed: f64, tol: f
 }
 
 /// Bouncing ball event-driven through both root paths (closed-form ballistic roots; RK4 steps
-/// with Brent): t1, t2, t3 to 1e-9 and t_inf to 1e-6 against the figures of REFERENCE.md C.
+/// with Brent): t1, t2, t3 to 1e-9 and t_inf to 1e-6 against the figures of REFERENCE.md C, and
+/// the first impact speed sqrt(2 g h0) (h0 = 1 m, dropped at rest) to 1e-9 relative.
 fn bouncing_ball_event_driven(ctx: &Context, r: &mut Recorder) {
     let Some(lemke) = solver(ctx, r, "lemke") else { return };
     let b = BouncingBall { mass: 1.0, gravity: G, pull: 0.0, restitution: 0.9 };
@@ -180,6 +181,14 @@ fn bouncing_ball_event_driven(ctx: &Context, r: &mut Recorder) {
         let params = EventDrivenParams { flight, ..EventDrivenParams::default() };
         match simulate_event_driven(&b, &b, lemke.as_ref(), 0.0, &[1.0], &[0.0], 10.0, &params) {
             Ok(run) => {
+                // First impact speed: free fall from h0 = 1 m at rest, |v| = sqrt(2 g h0).
+                match run.impacts.first().and_then(|imp| imp.pre_velocity.first()) {
+                    Some(v) => {
+                        let v1 = (2.0 * G * 1.0f64).sqrt();
+                        close_abs(r, &format!("{name}_first_impact_speed"), v1, v.abs(), 1e-9 * v1)
+                    }
+                    None => r.error(&format!("{name}_first_impact_speed"), "impact missing"),
+                }
                 for (k, t) in expected.iter().enumerate() {
                     match run.impacts.get(k) {
                         Some(imp) => close_abs(r, &format!("{name}_t{}", k + 1), *t, imp.t, 1e-9),

@@ -15,6 +15,7 @@ fn quick_lcp_cases() -> Vec<LcpCase> {
     v.extend(lcp::random::cases());
     v.extend(lcp::siconos::cases());
     v.extend(lcp::contact::cases());
+    v.push(lcp::contact::granular_packing().inner);
     #[cfg(feature = "fclib")]
     v.push(lcp::fclib::case().inner);
     v.into_iter().filter(|c| c.quick).collect()

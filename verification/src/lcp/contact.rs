@@ -8,21 +8,41 @@
 //!   box centre each of its two corners carries half. W (8 x 8) is positive definite (the 8
 //!   normal rows of J are independent: each interface's two corners fix the relative vertical
 //!   and angular motion), so N is unique. The mass ratios make W badly scaled: projected
-//!   Gauss–Seidel is not checked here because it stops at its default limit of 10 000 sweeps
-//!   with residual 5.7e-3 (measured; the snapshot records it, and `contact/pgs/mass_ratio`
-//!   shows the growth of its sweep count with the mass ratio).
+//!   Gauss–Seidel is checked like every SPD solver but fails (it stops at its default limit of
+//!   10 000 sweeps with residual 5.7e-3, measured), and the check is an `expected_failure`
+//!   through `expected_failures::TABLE`; `contact/pgs/mass_ratio` shows the growth of its sweep
+//!   count with the mass ratio.
 //! - `granular_column`: six spheres of 1..6 kg stacked on a floor (3-D, one contact each): the
 //!   contact below sphere k carries g times the mass of spheres k..6. W (6 x 6) is positive
 //!   definite (a chain).
+//!
+//! - `granular_packing`: 27 spheres (radius 0.5, 1..4 kg) in a 3 x 3 x 3 simple cubic lattice
+//!   on a floor inside four side walls, every neighbour touching (3-D; 99 contacts: 9 floor,
+//!   18 vertical, 36 along x, 36 along z). Every normal passes through the sphere centres, so J
+//!   acts on the 81 translational degrees of freedom only and W = J M^-1 J' has rank <= 81 < 99:
+//!   singular. Along a horizontal row wall–s–s–s–wall the four contacts act on three x
+//!   coordinates, and equal forces N_c = λ >= 0 on the four balance each sphere with b = 0 on
+//!   those rows (no horizontal load): the horizontal reactions form a ray, not a point. What is
+//!   unique, and checked per PSD solver besides the merit: the vertical chain floor–s–s–s of
+//!   each column has three contacts on three y coordinates (W restricted to it is positive
+//!   definite), so each floor contact carries g times its column's mass, and their sum the
+//!   total weight g Σ m; and a resting packing has every body's acceleration zero, checked as
+//!   the net generalised force f + J'N = M a = 0 (M is positive definite), computed here from
+//!   the scene's J and f, not from the solver.
 //!
 //! The expected N is computed from the scene's masses and the contact list (which body is the
 //! upper one), not from any solve; every SPD solver must return it.
 
 use std::path::{Path, PathBuf};
 
-use signorini_contact::{contact_problem, read_scene, BodyKind, Level, Scene};
+use std::collections::BTreeMap;
 
-use super::{solvers, Expect, LcpCase};
+use signorini_contact::{contact_problem, read_scene, BodyKind, ContactProblem, Level, Scene};
+use signorini_lcp::Lcp;
+
+use super::{solvers, Expect, LcpCase, Run};
+use crate::case::{Case, Context};
+use crate::check::{fmt_observed, fmt_sci, Check};
 
 /// The scene folder of the verification crate.
 pub fn scene_path(file: &str) -> PathBuf {
@@ -64,7 +84,6 @@ fn case(id: &str, file: &'static str, share: f64, note: &str, names: &[&str]) ->
             LcpCase::new(id, &source, Box::new(move || statics(file, share).map(|(lcp, _)| lcp)))
                 .quick()
                 .expect(names, &[Expect::Point(z)])
-                // Every SPD solver runs (pgs too, whose sweep count the snapshot records).
                 .solved_by_any(solvers::SPD)
         }
         // The data do not load: the case reports it as a failing `lcp.data` check.
@@ -74,14 +93,13 @@ fn case(id: &str, file: &'static str, share: f64, note: &str, names: &[&str]) ->
 
 /// The two scenes.
 pub fn cases() -> Vec<LcpCase> {
-    let spd_but_pgs: Vec<&str> = solvers::SPD.iter().copied().filter(|s| *s != "pgs").collect();
     vec![
         case(
             "lcp/contact/box_stack_mass_ratios",
             "box-stack-mass-ratios.toml",
             0.5,
             "N = g (m_k + ... + m_4) / 2 per corner, masses 1, 10, 100, 1000 kg",
-            &spd_but_pgs,
+            solvers::SPD,
         ),
         case(
             "lcp/contact/granular_column",
@@ -91,6 +109,161 @@ pub fn cases() -> Vec<LcpCase> {
             solvers::SPD,
         ),
     ]
+}
+
+/// Relative tolerance of the granular packing's floor-load and force-balance checks (of the
+/// total weight g Σ m; the merit tolerance is 1e-10 relative to ||b||).
+pub const PACKING_TOL: f64 = 1e-8;
+
+const PACKING_FILE: &str = "granular-packing.toml";
+
+/// The granular packing: per-solver merit checks of the PSD solvers plus the floor load and
+/// force balance of each solver's reactions.
+#[derive(Debug)]
+pub struct GranularPacking {
+    /// The per-solver merit expectations.
+    pub inner: LcpCase,
+}
+
+fn packing_problem() -> Result<(Scene, ContactProblem), String> {
+    let scene: Scene = read_scene(scene_path(PACKING_FILE)).map_err(|e| e.to_string())?;
+    let problem =
+        contact_problem(&scene, Level::Acceleration, None, None).map_err(|e| e.to_string())?;
+    Ok((scene, problem))
+}
+
+/// The packing case (quick: 99 contacts).
+pub fn granular_packing() -> GranularPacking {
+    let source = format!(
+        "{SOURCE}{PACKING_FILE}; W singular (99 contacts, 81 translational dof): checked are \
+         the merit, the floor load g m_column per column (total g Σ m) and f + J'N = 0"
+    );
+    let inner = LcpCase::new(
+        "lcp/contact/granular_packing",
+        &source,
+        Box::new(|| packing_problem().map(|(_, p)| p.lcp)),
+    )
+    .quick()
+    .expect(solvers::PSD, &[Expect::Solved])
+    .expect(&["newton-min"], &[Expect::Solved]);
+    GranularPacking { inner }
+}
+
+impl GranularPacking {
+    /// Floor load and force balance of one solver's reactions.
+    fn statics_checks(
+        &self,
+        scene: &Scene,
+        p: &ContactProblem,
+        solver: &str,
+        z: &[f64],
+    ) -> Vec<Check> {
+        let g = -scene.gravity[1];
+        let floor = scene.bodies.iter().position(|b| b.name == "floor");
+        let weight = g * scene
+            .bodies
+            .iter()
+            .filter(|b| b.kind != BodyKind::Fixed)
+            .map(|b| b.mass)
+            .sum::<f64>();
+        let check = |kind: &str, pass: bool, e: String, o: String| {
+            Check::new(
+                &self.inner.id,
+                Some(solver),
+                kind,
+                pass,
+                e,
+                o,
+                Some(PACKING_TOL),
+                &self.inner.source,
+            )
+        };
+        let mut out = Vec::new();
+        // Floor contacts: each carries its column's weight (bodies above it at the same x, z).
+        let mut total = 0.0;
+        let mut worst_column: f64 = 0.0;
+        for (c, zc) in p.contacts.iter().zip(z) {
+            let other = match floor {
+                Some(f) if c.body_a == f => c.body_b,
+                Some(f) if c.body_b == f => c.body_a,
+                _ => continue,
+            };
+            total += zc;
+            let (x, zpos) = (scene.bodies[other].position[0], scene.bodies[other].position[2]);
+            let column: f64 = scene
+                .bodies
+                .iter()
+                .filter(|b| b.kind != BodyKind::Fixed)
+                .filter(|b| {
+                    (b.position[0] - x).abs() <= 1e-12 && (b.position[2] - zpos).abs() <= 1e-12
+                })
+                .map(|b| b.mass)
+                .sum();
+            worst_column = worst_column.max((zc - g * column).abs());
+        }
+        let err = (total - weight).abs() / weight;
+        out.push(check(
+            "contact.floor_load",
+            err <= PACKING_TOL && worst_column / weight <= PACKING_TOL,
+            format!(
+                "floor reactions sum to g Σ m = {weight:.10} and each is g m_column, relative to \
+                 g Σ m <= {}",
+                fmt_sci(PACKING_TOL)
+            ),
+            format!(
+                "sum {total:.10} (relative error {}), worst column error {}",
+                fmt_observed(err),
+                fmt_observed(worst_column / weight)
+            ),
+        ));
+        // Net generalised force f + J'N = M a: zero for a resting packing.
+        let jt = p.jacobian.apply_transpose(z);
+        let net = p.force.iter().zip(&jt).map(|(f, r)| (f + r).abs()).fold(0.0, f64::max);
+        out.push(check(
+            "contact.at_rest",
+            net <= PACKING_TOL * weight,
+            format!(
+                "every body at rest: |f + J'N|_inf = |M a|_inf <= {} g Σ m",
+                fmt_sci(PACKING_TOL)
+            ),
+            format!(
+                "|f + J'N|_inf {} (relative {})",
+                fmt_observed(net),
+                fmt_observed(net / weight)
+            ),
+        ));
+        out
+    }
+}
+
+impl Case for GranularPacking {
+    fn id(&self) -> &str {
+        &self.inner.id
+    }
+    fn kind(&self) -> &str {
+        "lcp"
+    }
+    fn source(&self) -> &str {
+        &self.inner.source
+    }
+    fn quick(&self) -> bool {
+        self.inner.quick
+    }
+    fn run(&self, ctx: &Context) -> Vec<Check> {
+        let (scene, problem) = match packing_problem() {
+            Ok(sp) => sp,
+            Err(e) => return vec![self.inner.data_error(&e)],
+        };
+        let lcp: &Lcp = &problem.lcp;
+        let runs: BTreeMap<String, Run> = self.inner.solve_all(ctx, lcp);
+        let mut checks = self.inner.checks_of(lcp, &runs);
+        for (name, run) in &runs {
+            if let Run::Done(sol) = run {
+                checks.extend(self.statics_checks(&scene, &problem, name, &sol.z));
+            }
+        }
+        checks
+    }
 }
 
 #[cfg(test)]
@@ -107,5 +280,12 @@ mod tests {
         assert_eq!((lcp.n(), n.len()), (6, 6));
         let bottom = 9.81 * 21.0;
         assert!(n.iter().any(|x| (x - bottom).abs() <= 1e-12 * bottom));
+    }
+
+    #[test]
+    fn packing_has_99_contacts_on_27_spheres() {
+        let (scene, p) = packing_problem().expect("granular packing");
+        assert_eq!(scene.bodies.iter().filter(|b| b.kind != BodyKind::Fixed).count(), 27);
+        assert_eq!(p.n_contacts(), 99);
     }
 }

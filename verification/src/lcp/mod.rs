@@ -7,7 +7,7 @@
 
 use std::collections::BTreeMap;
 
-use signorini_lcp::{verify_farkas, Certificate, Lcp, Solution, SolveOptions, Status};
+use signorini_lcp::{verify_farkas, Certificate, Lcp, Matrix, Solution, SolveOptions, Status};
 
 use crate::case::{Case, Context};
 use crate::check::{fmt_observed, fmt_sci, fmt_vec, fmt_vec_rounded, Check};
@@ -537,13 +537,22 @@ pub fn independent_merit(lcp: &Lcp, z: &[f64]) -> (f64, Vec<f64>) {
         return (f64::INFINITY, Vec::new());
     }
     let q = lcp.q();
-    let dense = lcp.to_dense();
     let mut w = vec![0.0; n];
     let mut sq = 0.0;
     for i in 0..n {
         let mut acc = q[i];
-        for (j, zj) in z.iter().enumerate() {
-            acc += dense[(i, j)] * zj;
+        match lcp.matrix() {
+            Matrix::Dense(d) => {
+                for (j, zj) in z.iter().enumerate() {
+                    acc += d[(i, j)] * zj;
+                }
+            }
+            // Stored entries of row i only (sparse data are never densified: n = 10^5 cases).
+            Matrix::Sparse(s) => {
+                for (j, v) in s.col_idx_of_row_raw(i).iter().zip(s.val_of_row(i)) {
+                    acc += v * z[*j];
+                }
+            }
         }
         w[i] = acc;
         let m = z[i].min(acc);
@@ -580,6 +589,7 @@ pub fn cases() -> Vec<Box<dyn Case>> {
     for c in random::cases().into_iter().chain(siconos::cases()).chain(contact::cases()) {
         v.push(Box::new(c));
     }
+    v.push(Box::new(contact::granular_packing()));
     #[cfg(feature = "fclib")]
     v.push(Box::new(fclib::case()));
     v

@@ -255,42 +255,55 @@ impl BlockDiagonalMass {
     /// W = J M^-1 J^T in compressed sparse row form, exploiting the block structure.
     ///
     /// With H_rk = L_B^T J_rB (the "half" factor of row r's k-th body block B, a 6-array), W_rs
-    /// is the sum over the bodies B shared by rows r and s of H_rk . H_sl. Three parallel passes
-    /// (rayon, fixed chunks, so the result does not depend on the thread count):
+    /// is the sum over the bodies B shared by rows r and s of H_rk . H_sl. One sequential pass
+    /// over J lists, per body, its row blocks (in row order) and, beside each, the other body of
+    /// that row; then three parallel passes (rayon, fixed chunks, so the result does not depend
+    /// on the thread count):
     ///
-    /// 1. per body B with row blocks R_B (listed in row order), the Gram block G_B = H_Bᵀ H_B:
-    ///    each H of B computed once, the upper triangle computed and mirrored;
-    /// 2. per row, its number of entries: the columns of row r are the sorted merge of the lists
-    ///    of its (at most two) bodies (a row sharing both bodies with r counts once); a prefix
+    /// 1. per body B with row blocks R_B, the Gram block G_B = H_Bᵀ H_B: each H of B computed
+    ///    once, the upper triangle computed and mirrored;
+    /// 2. per row r on bodies A and B, its number of entries |R_A| + |R_B| - c, c the number of
+    ///    rows on both A and B (counted branch-free from the other-body list of A); a prefix
     ///    sum gives the row pointers;
-    /// 3. per row, the merge again, each value read from the row of r in G_A (and G_B) and
-    ///    written in place into the row's slice of the output (no triplets, no sort).
+    /// 3. per row, the sorted merge of the row lists of A and B, branch-free with the known
+    ///    count, each value read from the row of r in G_A (and G_B) and written in place into
+    ///    the row's slice of the output (no triplets, no sort).
     ///
     /// Every entry is one Gram value or the sum of two (added in either order, which is exact),
     /// so W is exactly symmetric.
     pub fn delassus_csr(&self, j: &Jacobian) -> Csr {
+        const NONE: usize = usize::MAX;
         let m = j.n_rows();
-        // Row block e = 2 r + k is the k-th block of row r. Per body, the e of the row blocks on it (increasing), and each block's place in its list.
         let n_bodies = self.blocks.len();
+        // Row block e = 2 r + k is the k-th block of row r; blk[e] is its body (NONE if absent).
+        let mut blk = vec![NONE; 2 * m];
         let mut ptr = vec![0usize; n_bodies + 1];
-        for row in &j.rows {
-            for b in row.blocks() {
+        for (r, row) in j.rows.iter().enumerate() {
+            for (k, b) in row.blocks().iter().enumerate() {
+                blk[2 * r + k] = b.body;
                 ptr[b.body + 1] += 1;
             }
         }
         for i in 0..n_bodies {
             ptr[i + 1] += ptr[i];
         }
+        // Per body, the e of its row blocks (increasing) and the other body of each of those
+        // rows; per row block, its place in its body's list.
         let mut fill = ptr.clone();
         let mut body_rows = vec![0usize; ptr[n_bodies]];
+        let mut other = vec![NONE; ptr[n_bodies]];
         let mut place = vec![0usize; 2 * m];
-        for (r, row) in j.rows.iter().enumerate() {
-            for (k, b) in row.blocks().iter().enumerate() {
-                body_rows[fill[b.body]] = 2 * r + k;
-                place[2 * r + k] = fill[b.body] - ptr[b.body];
-                fill[b.body] += 1;
+        for (e, &b) in blk.iter().enumerate() {
+            if b == NONE {
+                continue;
             }
+            let at = fill[b];
+            body_rows[at] = e;
+            other[at] = blk[e ^ 1];
+            place[e] = at - ptr[b];
+            fill[b] += 1;
         }
+        drop(fill);
         // Pass 1: Gram blocks, body B's at gram[g_ptr[B]..], |R_B|² values, row-major.
         let mut g_ptr = Vec::with_capacity(n_bodies + 1);
         g_ptr.push(0usize);
@@ -334,37 +347,31 @@ impl BlockDiagonalMass {
                 }
             });
         }
-        // The lists and Gram rows of row r's blocks (empty for a missing block).
-        let block = |r: usize, k: usize| -> (&[usize], &[f64]) {
-            match j.rows[r].blocks().get(k) {
-                Some(b) => {
-                    let n = ptr[b.body + 1] - ptr[b.body];
-                    let g0 = g_ptr[b.body] + place[2 * r + k] * n;
-                    (&body_rows[ptr[b.body]..ptr[b.body + 1]], &gram[g0..g0 + n])
-                }
-                None => (&[][..], &[][..]),
+        // The list and the Gram row of row block e (empty for an absent block).
+        let block = |e: usize| -> (&[usize], &[f64]) {
+            let b = blk[e];
+            if b == NONE {
+                return (&[][..], &[][..]);
             }
+            let n = ptr[b + 1] - ptr[b];
+            let g0 = g_ptr[b] + place[e] * n;
+            (&body_rows[ptr[b]..ptr[b + 1]], &gram[g0..g0 + n])
         };
-        // Pass 2: entries per row = |A| + |B| - |rows on both bodies|.
+        // Pass 2: entries per row = |R_A| + |R_B| - |rows on both A and B|.
         let counts: Vec<usize> = (0..m)
             .into_par_iter()
             .with_min_len(ROW_CHUNK)
             .map(|r| {
-                let ((la, _), (lb, _)) = (block(r, 0), block(r, 1));
-                let (mut p, mut q, mut common) = (0, 0, 0);
-                while p < la.len() && q < lb.len() {
-                    let (sa, sb) = (la[p] >> 1, lb[q] >> 1);
-                    if sa <= sb {
-                        p += 1;
-                    }
-                    if sb <= sa {
-                        q += 1;
-                    }
-                    if sa == sb {
-                        common += 1;
-                    }
+                let (a, b) = (blk[2 * r], blk[2 * r + 1]);
+                if a == NONE {
+                    return 0;
                 }
-                la.len() + lb.len() - common
+                let na = ptr[a + 1] - ptr[a];
+                if b == NONE {
+                    return na;
+                }
+                let common = other[ptr[a]..ptr[a + 1]].iter().filter(|&&o| o == b).count();
+                na + (ptr[b + 1] - ptr[b]) - common
             })
             .collect();
         let mut row_ptr = Vec::with_capacity(m + 1);
@@ -374,6 +381,7 @@ impl BlockDiagonalMass {
             total += c;
             row_ptr.push(total);
         }
+        drop(counts);
         // Pass 3: fill each chunk of rows into its own slice of the output.
         let mut col = vec![0usize; total];
         let mut val = vec![0.0f64; total];
@@ -389,32 +397,25 @@ impl BlockDiagonalMass {
             tasks.push((start, end, c, v));
         }
         tasks.into_par_iter().for_each(|(start, end, cols, vals)| {
-            let mut out = 0;
+            let base = row_ptr[start];
             for r in start..end {
-                let ((la, ga), (lb, gb)) = (block(r, 0), block(r, 1));
+                let ((la, ga), (lb, gb)) = (block(2 * r), block(2 * r + 1));
                 let (mut p, mut q) = (0, 0);
-                loop {
-                    let sa = la.get(p).map_or(usize::MAX, |e| e >> 1);
-                    let sb = lb.get(q).map_or(usize::MAX, |e| e >> 1);
-                    let (s, v) = if sa < sb {
-                        p += 1;
-                        (sa, ga[p - 1])
-                    } else if sb < sa {
-                        q += 1;
-                        (sb, gb[q - 1])
-                    } else if sa == usize::MAX {
-                        break;
-                    } else {
-                        p += 1;
-                        q += 1;
-                        (sa, ga[p - 1] + gb[q - 1])
-                    };
-                    cols[out] = s;
-                    vals[out] = v;
-                    out += 1;
+                // Exactly count(r) steps; each takes the smaller head (or both when equal), and
+                // both lists are not exhausted before the last step, so no step reads past
+                // both ends (a read past one end gives NONE / 0.0).
+                for out in row_ptr[r] - base..row_ptr[r + 1] - base {
+                    let sa = la.get(p).map_or(NONE, |e| e >> 1);
+                    let sb = lb.get(q).map_or(NONE, |e| e >> 1);
+                    let (ta, tb) = (sa <= sb, sb <= sa);
+                    let va = if ta { ga.get(p).copied().unwrap_or(0.0) } else { 0.0 };
+                    let vb = if tb { gb.get(q).copied().unwrap_or(0.0) } else { 0.0 };
+                    cols[out] = sa.min(sb);
+                    vals[out] = va + vb;
+                    p += usize::from(ta);
+                    q += usize::from(tb);
                 }
             }
-            debug_assert_eq!(out, cols.len());
         });
         Csr { nrows: m, ncols: m, row_ptr, col, val }
     }

@@ -368,6 +368,14 @@ proptest! {
         let dim = if three_d { Dimension::Three } else { Dimension::Two };
         let bodies = cloud(12, seed, dim);
         let (layout, jac, mass) = assembled(&bodies, dim, friction);
+        // CSR form: columns strictly increasing within each row (no duplicates), in range.
+        let csr = mass.delassus_csr(&jac);
+        prop_assert_eq!(csr.row_ptr.len(), csr.nrows + 1);
+        for r in 0..csr.nrows {
+            let cols = &csr.col[csr.row_ptr[r]..csr.row_ptr[r + 1]];
+            prop_assert!(cols.windows(2).all(|c| c[0] < c[1]), "row {r}: columns {cols:?}");
+            prop_assert!(cols.iter().all(|&c| c < csr.ncols), "row {r}: column out of range");
+        }
         let w = mass.delassus(&jac).to_dense();
         let m = w.len();
         let scale = w.iter().flatten().fold(0.0_f64, |a, v| a.max(v.abs())).max(1e-300);

@@ -11,6 +11,7 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+use signorini_benches::median;
 use signorini_lcp::{generate, Lcp, Registry, SolveOptions};
 
 struct Args {
@@ -67,16 +68,6 @@ fn write_json(lcp: &Lcp, path: &Path) -> Result<(), String> {
     std::fs::write(path, text).map_err(|e| format!("{}: {e}", path.display()))
 }
 
-fn median(mut v: Vec<f64>) -> f64 {
-    v.sort_by(f64::total_cmp);
-    let k = v.len();
-    if k % 2 == 1 {
-        v[k / 2]
-    } else {
-        0.5 * (v[k / 2 - 1] + v[k / 2])
-    }
-}
-
 struct Ours {
     median_s: f64,
     min_s: f64,
@@ -98,7 +89,7 @@ fn run_ours(lcp: &Lcp, repeats: usize) -> Result<Ours, String> {
     let sol = last.ok_or("no run")?;
     let min_s = times.iter().copied().fold(f64::INFINITY, f64::min);
     Ok(Ours {
-        median_s: median(times),
+        median_s: median(&times),
         min_s,
         pivots: sol.pivots.unwrap_or(0),
         residual: sol.residual(),

@@ -20,6 +20,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Duration;
 
+use signorini_benches::median;
 use signorini_lcp::{evaluate, generate, write_problem, Format, Lcp, Registry, SolveOptions};
 use signorini_verification::plot::{LogLogPlot, Marker, Series};
 
@@ -77,19 +78,6 @@ impl Solver {
     }
     fn is_ours(&self) -> bool {
         matches!(self, Solver::Ours(s) if *s != "qp")
-    }
-}
-
-fn median(mut v: Vec<f64>) -> f64 {
-    v.sort_by(f64::total_cmp);
-    let k = v.len();
-    if k == 0 {
-        return f64::NAN;
-    }
-    if k % 2 == 1 {
-        v[k / 2]
-    } else {
-        0.5 * (v[k / 2 - 1] + v[k / 2])
     }
 }
 
@@ -335,7 +323,7 @@ fn write_outputs(
         .map(|e| {
             serde_json::json!({
                 "family": e.family, "n": e.n, "solver": e.label, "ours": e.ours,
-                "times_s": e.times, "median_s": median(e.times.clone()),
+                "times_s": e.times, "median_s": median(&e.times),
                 "residual": if e.residual.is_finite() { Some(e.residual) } else { None },
                 "solved": solved(e), "error": e.error,
             })
@@ -361,14 +349,14 @@ fn write_outputs(
         let best = here
             .iter()
             .filter(|e| e.ours && solved(e))
-            .min_by(|a, b| median(a.times.clone()).total_cmp(&median(b.times.clone())));
+            .min_by(|a, b| median(&a.times).total_cmp(&median(&b.times)));
         let Some(best) = best else {
             md.push_str(&format!("| {family} | {n} | none of ours solved | | | | | | |\n"));
             continue;
         };
-        let bt = median(best.times.clone());
+        let bt = median(&best.times);
         for peer in here.iter().filter(|e| !e.ours) {
-            let pt = median(peer.times.clone());
+            let pt = median(&peer.times);
             let (pt_s, ratio) = match &peer.error {
                 Some(err) => (
                     format!("error: {}", err.lines().last().unwrap_or("").replace('|', "/")),
@@ -400,7 +388,7 @@ fn write_outputs(
             e.family,
             e.n,
             e.label,
-            median(e.times.clone()) * 1e3,
+            median(&e.times) * 1e3,
             e.residual,
             if solved(e) {
                 "yes".to_string()
@@ -421,7 +409,7 @@ fn write_outputs(
         let pts: Vec<(f64, f64)> = entries
             .iter()
             .filter(|e| e.family == family && e.label == label && solved(e))
-            .map(|e| (e.n as f64, median(e.times.clone())))
+            .map(|e| (e.n as f64, median(&e.times)))
             .collect();
         if let Some(s) = slope(&pts) {
             md.push_str(&format!("| {family} | {label} | {s:.2} |\n"));

@@ -11,18 +11,9 @@
 
 use std::time::Instant;
 
+use signorini_benches::median;
 use signorini_lcp::generate::{self, MassProfile};
 use signorini_lcp::{Registry, SolveOptions, Status};
-
-fn median(mut v: Vec<f64>) -> f64 {
-    v.sort_by(|a, b| a.total_cmp(b));
-    let n = v.len();
-    if n % 2 == 1 {
-        v[n / 2]
-    } else {
-        0.5 * (v[n / 2 - 1] + v[n / 2])
-    }
-}
 
 fn runs_from_args() -> usize {
     arg_value("--runs").filter(|&r| r >= 1).unwrap_or(7)
@@ -54,7 +45,7 @@ fn pgs_throughput(runs: usize) {
         rates.push((nnz * passes) as f64 / sol.solve_seconds);
         times.push(sol.solve_seconds / sweeps as f64);
     }
-    let rate = median(rates);
+    let rate = median(&rates);
     println!("## (a) PGS sweep throughput");
     println!(
         "problem: delassus_like(33334 bodies, 3 contacts/body, mass ratio 10, seed 1): n = {}, \
@@ -65,7 +56,7 @@ fn pgs_throughput(runs: usize) {
     println!(
         "median of {runs} solves of {sweeps} sweeps: {:.3} ms per sweep, {:.1} M nonzeros/s, \
          {:.2} GB/s of CSR values + column indices (16 B per nonzero)",
-        median(times) * 1e3,
+        median(&times) * 1e3,
         rate / 1e6,
         rate * 16.0 / 1e9
     );
@@ -91,7 +82,7 @@ fn triad(runs: usize) {
     println!(
         "a[i] = b[i] + s c[i], {len} doubles per array (768 MiB in all), 24 B per element \
          (write-allocate not counted): median of {runs}: {:.2} GB/s",
-        median(rates) / 1e9
+        median(&rates) / 1e9
     );
 }
 

@@ -12,6 +12,7 @@
 
 use std::time::Duration;
 
+use signorini_benches::median;
 use signorini_lcp::{generate, Registry, SolveOptions};
 
 struct Args {
@@ -67,16 +68,6 @@ fn parse_args() -> Result<Args, String> {
         return Err("--repeats must be at least 1".into());
     }
     Ok(a)
-}
-
-fn median(v: &mut [f64]) -> f64 {
-    v.sort_by(f64::total_cmp);
-    let k = v.len();
-    if k % 2 == 1 {
-        v[k / 2]
-    } else {
-        0.5 * (v[k / 2 - 1] + v[k / 2])
-    }
 }
 
 fn main() {
@@ -141,7 +132,7 @@ fn main() {
                 }
             }
         }
-        let medians: Vec<f64> = times.iter_mut().map(|t| median(t)).collect();
+        let medians: Vec<f64> = times.iter().map(|t| median(t)).collect();
         let qp = args.solvers.iter().position(|s| s.starts_with("qp")).map(|k| medians[k]);
         for (k, sol) in last.iter().enumerate() {
             let Some(sol) = sol else { continue };
@@ -218,7 +209,7 @@ fn profile(lcp: &signorini_lcp::Lcp, repeats: usize) {
             times.push(t.elapsed().as_secs_f64());
             nnz = c.factor_nnz();
         }
-        eprintln!("  {ordering:?}: first factorisation (ordering + symbolic + numeric) median {:.4} s, nnz(L) {nnz}", median(&mut times));
+        eprintln!("  {ordering:?}: first factorisation (ordering + symbolic + numeric) median {:.4} s, nnz(L) {nnz}", median(&times));
     }
     let a: Vec<f64> = free.iter().map(|f| if *f { 0.0 } else { 1.0 }).collect();
     let b: Vec<f64> = free.iter().map(|f| if *f { 1.0 } else { 0.0 }).collect();
@@ -236,13 +227,13 @@ fn profile(lcp: &signorini_lcp::Lcp, repeats: usize) {
          sparse LU (first incl. symbolic {:.4} s) median {:.4} s",
         t_new,
         t_first,
-        median(&mut tf),
-        median(&mut ts),
-        median(&mut tm),
+        median(&tf),
+        median(&ts),
+        median(&tm),
         chol.matrix_nnz(),
         chol.factor_nnz(),
         chol.factor_nnz() as f64 / chol.matrix_nnz() as f64,
         tl[0],
-        median(&mut tl[1..].to_vec()),
+        median(&tl[1..]),
     );
 }

@@ -63,6 +63,14 @@ fn signorini(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_signorini")).args(args).output().expect("binary runs")
 }
 
+/// Runs the binary, asserts exit 2 (bad input) and returns its stderr.
+fn refused(args: &[&str]) -> String {
+    let out = signorini(args);
+    let err = String::from_utf8_lossy(&out.stderr).into_owned();
+    assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+    err
+}
+
 fn run_json(args: &[&str]) -> Value {
     let out = signorini(args);
     let stdout = String::from_utf8_lossy(&out.stdout);
@@ -219,17 +227,12 @@ fn inelastic_law_stops_the_ball_at_the_first_impact() {
 #[test]
 fn bad_scheme_exits_2() {
     let s = scene("ball_bad.toml", &ball("newton"));
-    let out = signorini(&["simulate", &s, "--scheme", "leapfrog", "--t-end", "1"]);
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(2), "{err}");
+    let err = refused(&["simulate", &s, "--scheme", "leapfrog", "--t-end", "1"]);
     assert_eq!(err.trim_end().lines().count(), 1);
     assert!(err.contains("leapfrog") && err.contains("moreau-jean"), "{err}");
-    let out = signorini(&["simulate", &s, "--scheme", "penalty:leapfrog", "--t-end", "1"]);
-    assert_eq!(out.status.code(), Some(2));
+    refused(&["simulate", &s, "--scheme", "penalty:leapfrog", "--t-end", "1"]);
     let bad = scene("ball_bad_law.toml", &ball("bounce"));
-    let out = signorini(&["simulate", &bad, "--scheme", "event-driven", "--t-end", "1"]);
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(2), "{err}");
+    let err = refused(&["simulate", &bad, "--scheme", "event-driven", "--t-end", "1"]);
     assert!(err.contains("impact_law") && err.contains("ball_bad_law.toml"), "{err}");
 }
 
@@ -301,26 +304,20 @@ fn newtons_cradle_reference_scenes_both_modes() {
 fn time_steppers_refuse_poisson_and_sequential_with_the_reason() {
     let file = reference("newtons-cradle-3-sequential.toml");
     for scheme in ["moreau-jean", "stewart-trinkle", "position-lcp", "penalty:rk4"] {
-        let out = signorini(&["simulate", &file, "--scheme", scheme, "--t-end", "0.01"]);
-        let err = String::from_utf8_lossy(&out.stderr);
-        assert_eq!(out.status.code(), Some(2), "{scheme}: {err}");
+        let err = refused(&["simulate", &file, "--scheme", scheme, "--t-end", "0.01"]);
         assert_eq!(err.trim_end().lines().count(), 1, "{err}");
         assert!(err.contains("impact = \"sequential\"") && err.contains("event-driven"), "{err}");
     }
     let poisson = scene("ball_poisson_refused.toml", &ball("poisson"));
     for scheme in ["moreau-jean", "stewart-trinkle", "position-lcp", "penalty:verlet"] {
-        let out = signorini(&["simulate", &poisson, "--scheme", scheme, "--t-end", "0.01"]);
-        let err = String::from_utf8_lossy(&out.stderr);
-        assert_eq!(out.status.code(), Some(2), "{scheme}: {err}");
+        let err = refused(&["simulate", &poisson, "--scheme", scheme, "--t-end", "0.01"]);
         assert!(
             err.contains("impact_law = \"poisson\"") && err.contains("ball_poisson_refused"),
             "{err}"
         );
     }
     let bad_mode = scene("ball_bad_mode.toml", &ball("newton").replace("simultaneous", "both"));
-    let out = signorini(&["simulate", &bad_mode, "--scheme", "event-driven", "--t-end", "0.1"]);
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(2), "{err}");
+    let err = refused(&["simulate", &bad_mode, "--scheme", "event-driven", "--t-end", "0.1"]);
     assert!(err.contains("material.impact") && err.contains("both"), "{err}");
 }
 
@@ -414,7 +411,7 @@ fn incline_3d_reference_scene_polyhedral_cone() {
         close(body(&v, "block", "vz"), -acc * t_end * a.sin(), 1e-9, &format!("k = {k} vz"));
         assert!(body(&v, "block", "vy").abs() < 1e-9, "k = {k}: lateral drift");
     }
-    let out = signorini(&[
+    refused(&[
         "simulate",
         &file,
         "--scheme",
@@ -424,7 +421,6 @@ fn incline_3d_reference_scene_polyhedral_cone() {
         "--t-end",
         "0.01",
     ]);
-    assert_eq!(out.status.code(), Some(2));
 }
 
 /// Tedrake's examples: the block collision (position-level LCP: lands within a step of t1,

@@ -106,17 +106,22 @@ pub fn mat_t_vec(r: &[[f64; 3]; 3], a: Vec3) -> Vec3 {
     ]
 }
 
-/// Two unit tangents completing the unit normal n to a right-handed frame (t1, t2, n);
-/// deterministic, continuous away from n = ±e_x.
-pub fn tangent_basis(n: Vec3) -> (Vec3, Vec3) {
-    // Pick the coordinate axis least aligned with n.
-    let a = if n[0].abs() < 0.57735 {
+/// The coordinate axis a that [`tangent_basis`] crosses with n: the first one less aligned with
+/// n than 1/sqrt(3) (so |a × n| stays away from zero).
+fn tangent_axis(n: Vec3) -> Vec3 {
+    if n[0].abs() < 0.57735 {
         [1.0, 0.0, 0.0]
     } else if n[1].abs() < 0.57735 {
         [0.0, 1.0, 0.0]
     } else {
         [0.0, 0.0, 1.0]
-    };
+    }
+}
+
+/// Two unit tangents completing the unit normal n to a right-handed frame (t1, t2, n);
+/// deterministic, continuous away from n = ±e_x.
+pub fn tangent_basis(n: Vec3) -> (Vec3, Vec3) {
+    let a = tangent_axis(n);
     let t1 = cross(a, n);
     let t1 = scale(1.0 / norm(t1), t1);
     let t2 = cross(n, t1);
@@ -126,13 +131,7 @@ pub fn tangent_basis(n: Vec3) -> (Vec3, Vec3) {
 /// Rates (ṫ1, ṫ2) of [`tangent_basis`] when n moves with rate ṅ (the same axis a is used):
 /// t1 = (a × n)/|a × n|, ṫ1 = (I − t1 t1ᵀ)(a × ṅ)/|a × n|; t2 = n × t1, ṫ2 = ṅ × t1 + n × ṫ1.
 pub fn tangent_basis_rate(n: Vec3, n_dot: Vec3) -> (Vec3, Vec3) {
-    let a = if n[0].abs() < 0.57735 {
-        [1.0, 0.0, 0.0]
-    } else if n[1].abs() < 0.57735 {
-        [0.0, 1.0, 0.0]
-    } else {
-        [0.0, 0.0, 1.0]
-    };
+    let a = tangent_axis(n);
     let u = cross(a, n);
     let len = norm(u);
     let t1 = scale(1.0 / len, u);

@@ -15,7 +15,7 @@
 //! 4. v_{k+1} = v_free + M^-1 J' Λ, q_{k+1} = q_k + h ((1 - theta) v_k + theta v_{k+1}).
 
 use signorini_impact::LcpSolveRecord;
-use signorini_lcp::{LcpSolver, SolveOptions, Status};
+use signorini_lcp::{Lcp, LcpSolver, Solution, SolveOptions, Status};
 
 use crate::model::{ContactModel, MechanicalSystem, ModelError};
 use crate::step_matrices::StepMatrices;
@@ -29,6 +29,43 @@ pub enum OnSolverFailure {
     /// Record the failure in [`MoreauJeanRun::solver_failures`] and go on with the returned
     /// impulse (clamped at zero).
     Continue,
+}
+
+/// Solves one step's LCP. A solve that cannot start is a [`MoreauJeanError::Setup`]; one that
+/// ends other than `solved` stops the run ([`OnSolverFailure::Stop`]) or is recorded in
+/// `failures` and its answer returned ([`OnSolverFailure::Continue`]). Shared by the
+/// time-stepping schemes.
+pub(crate) fn solve_step_lcp(
+    solver: &dyn LcpSolver,
+    lcp: &Lcp,
+    options: &SolveOptions,
+    policy: OnSolverFailure,
+    (step_idx, t): (usize, f64),
+    failures: &mut Vec<SolverFailure>,
+) -> Result<Solution, MoreauJeanError> {
+    let sol = solver
+        .solve(lcp, options, None)
+        .map_err(|e| MoreauJeanError::Setup { t, message: e.to_string() })?;
+    if sol.status != Status::Solved {
+        match policy {
+            OnSolverFailure::Stop => {
+                return Err(MoreauJeanError::SolverFailed {
+                    step_idx,
+                    t,
+                    solver: sol.solver,
+                    status: sol.status,
+                    residual: sol.merit.residual,
+                })
+            }
+            OnSolverFailure::Continue => failures.push(SolverFailure {
+                step_idx,
+                t,
+                status: sol.status,
+                residual: sol.merit.residual,
+            }),
+        }
+    }
+    Ok(sol)
 }
 
 /// Settings of [`simulate_moreau_jean`].
@@ -239,28 +276,14 @@ pub fn simulate_moreau_jean(
             let lcp = ja
                 .delassus_lcp(b)
                 .map_err(|e| MoreauJeanError::Setup { t, message: e.to_string() })?;
-            let sol = solver
-                .solve(&lcp, &params.options, None)
-                .map_err(|e| MoreauJeanError::Setup { t, message: e.to_string() })?;
-            if sol.status != Status::Solved {
-                match params.on_failure {
-                    OnSolverFailure::Stop => {
-                        return Err(MoreauJeanError::SolverFailed {
-                            step_idx: k,
-                            t,
-                            solver: sol.solver,
-                            status: sol.status,
-                            residual: sol.merit.residual,
-                        })
-                    }
-                    OnSolverFailure::Continue => run.solver_failures.push(SolverFailure {
-                        step_idx: k,
-                        t,
-                        status: sol.status,
-                        residual: sol.merit.residual,
-                    }),
-                }
-            }
+            let sol = solve_step_lcp(
+                solver,
+                &lcp,
+                &params.options,
+                params.on_failure,
+                (k, t),
+                &mut run.solver_failures,
+            )?;
             let z: Vec<f64> = sol.z.iter().map(|z| z.max(0.0)).collect();
             for (vi, dv) in v_new.iter_mut().zip(ja.impulse_velocity(&z)) {
                 *vi += dv;

@@ -12,11 +12,11 @@
 //! [`crate::moreau_jean`].
 
 use signorini_impact::LcpSolveRecord;
-use signorini_lcp::{LcpSolver, SolveOptions, Status};
+use signorini_lcp::{LcpSolver, SolveOptions};
 
 use crate::model::{ContactModel, MechanicalSystem, ModelError};
 use crate::moreau_jean::{
-    MoreauJeanError, MoreauJeanRun, OnSolverFailure, SolverFailure, StepStats,
+    solve_step_lcp, MoreauJeanError, MoreauJeanRun, OnSolverFailure, StepStats,
 };
 use crate::step_matrices::StepMatrices;
 
@@ -107,28 +107,14 @@ pub fn simulate_position_lcp(
             let lcp = ja
                 .delassus_lcp(b)
                 .map_err(|e| MoreauJeanError::Setup { t, message: e.to_string() })?;
-            let sol = solver
-                .solve(&lcp, &params.options, None)
-                .map_err(|e| MoreauJeanError::Setup { t, message: e.to_string() })?;
-            if sol.status != Status::Solved {
-                match params.on_failure {
-                    OnSolverFailure::Stop => {
-                        return Err(MoreauJeanError::SolverFailed {
-                            step_idx: k,
-                            t,
-                            solver: sol.solver,
-                            status: sol.status,
-                            residual: sol.merit.residual,
-                        })
-                    }
-                    OnSolverFailure::Continue => run.solver_failures.push(SolverFailure {
-                        step_idx: k,
-                        t,
-                        status: sol.status,
-                        residual: sol.merit.residual,
-                    }),
-                }
-            }
+            let sol = solve_step_lcp(
+                solver,
+                &lcp,
+                &params.options,
+                params.on_failure,
+                (k, t),
+                &mut run.solver_failures,
+            )?;
             let z: Vec<f64> = sol.z.iter().map(|z| z.max(0.0)).collect();
             for (vi, dv) in v_new.iter_mut().zip(ja.impulse_velocity(&z)) {
                 *vi += dv;

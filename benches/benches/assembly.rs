@@ -73,7 +73,7 @@ fn bench_assembly(c: &mut Criterion) {
     let jt: CsMat<f64> = j.transpose_view().to_csr();
     let mut minv = signorini_contact::Coo::new(layout.n_dofs, layout.n_dofs);
     for b in mass.blocks.iter().flatten() {
-        let l = &b.inverse_factor;
+        let l = b.inverse_factor();
         for row in 0..b.len {
             for col in 0..b.len {
                 // (L L^T)_{row, col}

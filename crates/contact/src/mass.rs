@@ -72,45 +72,94 @@ pub trait MassMatrix: Sync {
     }
 }
 
-/// One diagonal block: M_B (row-major) and a factor L_B with M_B^-1 = L_B L_B^T.
+/// One diagonal block of a free body: translational m I (its first `lin` components) beside a
+/// rotational inertia block (the remaining `len - lin`: none for a particle, I_z in 2D, the
+/// world-frame R I R^T in 3D), with the factor L_B of M_B^-1 = L_B L_B^T in the same
+/// structure: m^-1/2 I beside the rotational factor (1/sqrt(I_z), or R diag(I)^-1/2). The
+/// structure is what free bodies with velocities at the centre of mass have; it keeps the
+/// block small (the assembly streams every body's factor) and L^T x to 12 products in 3D.
 #[derive(Debug, Clone, PartialEq)]
 pub struct MassBlock {
     /// Offset of the block in v.
     pub offset: usize,
-    /// Size of the block.
+    /// Size of the block (2 or 3 for particles, 3 for 2D and 6 for 3D rigid bodies).
     pub len: usize,
-    /// M_B, row-major len x len.
-    pub mass: [f64; 36],
-    /// L_B, row-major len x len, with M_B^-1 = L_B L_B^T.
-    pub inverse_factor: [f64; 36],
+    /// Number of translational components (2 or 3).
+    pub lin: usize,
+    /// m^-1/2.
+    pub inv_sqrt_mass: f64,
+    /// The rotational factor, row-major (len - lin) x (len - lin): [1/sqrt(I_z)] in 2D,
+    /// R diag(I)^-1/2 in 3D.
+    pub inverse_factor_rot: [f64; 9],
+    /// m.
+    pub mass: f64,
+    /// The rotational inertia block, row-major (len - lin) x (len - lin).
+    pub inertia: [f64; 9],
 }
 
 impl MassBlock {
-    /// y = L^T x (both of length len).
-    fn half_apply(&self, x: &[f64], y: &mut [f64; 6]) {
-        // Fixed sizes unrolled (the blocks are 2, 3 or 6 long).
-        fn fixed<const N: usize>(l: &[f64; 36], x: &[f64], y: &mut [f64; 6]) {
-            let x: &[f64; N] = match x.get(..N).and_then(|s| s.try_into().ok()) {
-                Some(x) => x,
-                None => return,
-            };
-            for i in 0..N {
-                let mut s = 0.0;
-                for k in 0..N {
-                    s += l[k * N + i] * x[k];
-                }
-                y[i] = s;
+    /// Number of rotational components.
+    fn rot(&self) -> usize {
+        self.len.saturating_sub(self.lin).min(3)
+    }
+
+    /// M_B, dense row-major len x len (first len * len entries).
+    pub fn mass_matrix(&self) -> [f64; 36] {
+        let mut m = [0.0; 36];
+        let (n, lin, a) = (self.len.min(6), self.lin.min(6), self.rot());
+        for i in 0..lin {
+            m[i * n + i] = self.mass;
+        }
+        for i in 0..a {
+            for k in 0..a {
+                m[(lin + i) * n + lin + k] = self.inertia[i * a + k];
             }
         }
-        match self.len {
-            6 => fixed::<6>(&self.inverse_factor, x, y),
-            3 => fixed::<3>(&self.inverse_factor, x, y),
-            2 => fixed::<2>(&self.inverse_factor, x, y),
-            n => {
-                for (i, yi) in y.iter_mut().enumerate().take(n) {
-                    *yi = (0..n).map(|k| self.inverse_factor[k * n + i] * x[k]).sum();
+        m
+    }
+
+    /// L_B, dense row-major len x len (first len * len entries), M_B^-1 = L_B L_B^T.
+    pub fn inverse_factor(&self) -> [f64; 36] {
+        let mut l = [0.0; 36];
+        let (n, lin, a) = (self.len.min(6), self.lin.min(6), self.rot());
+        for i in 0..lin {
+            l[i * n + i] = self.inv_sqrt_mass;
+        }
+        for i in 0..a {
+            for k in 0..a {
+                l[(lin + i) * n + lin + k] = self.inverse_factor_rot[i * a + k];
+            }
+        }
+        l
+    }
+
+    /// y = L^T x (x of length len; y's first len entries).
+    #[inline(always)]
+    fn half_apply(&self, x: &[f64], y: &mut [f64; 6]) {
+        let (lin, a) = (self.lin.min(6), self.rot());
+        for (yi, xi) in y.iter_mut().zip(x).take(lin) {
+            *yi = self.inv_sqrt_mass * xi;
+        }
+        let l = &self.inverse_factor_rot;
+        match (a, x.get(lin..lin + a)) {
+            (3, Some(&[x0, x1, x2])) => {
+                for i in 0..3 {
+                    y[lin + i] = l[i] * x0 + l[3 + i] * x1 + l[6 + i] * x2;
                 }
             }
+            (1, Some(&[x0])) => y[lin] = l[0] * x0,
+            _ => {}
+        }
+    }
+
+    /// y = L x (x of length len; y's first len entries).
+    fn factor_apply(&self, x: &[f64], y: &mut [f64]) {
+        let (lin, a) = (self.lin.min(6), self.rot());
+        for (yi, xi) in y.iter_mut().zip(x).take(lin) {
+            *yi = self.inv_sqrt_mass * xi;
+        }
+        for i in 0..a {
+            y[lin + i] = (0..a).map(|k| self.inverse_factor_rot[i * a + k] * x[lin + k]).sum();
         }
     }
 }
@@ -135,40 +184,43 @@ impl BlockDiagonalMass {
                 if b.kind == BodyKind::Fixed {
                     return None;
                 }
-                let mut mass = [0.0; 36];
-                let mut inverse_factor = [0.0; 36];
                 let lin = match layout.dimension {
                     Dimension::Two => 2,
                     Dimension::Three => 3,
                 };
-                for i in 0..lin {
-                    mass[i * len + i] = b.mass;
-                    inverse_factor[i * len + i] = 1.0 / b.mass.sqrt();
-                }
+                let mut inertia = [0.0; 9];
+                let mut inverse_factor_rot = [0.0; 9];
                 if b.kind == BodyKind::Rigid {
                     match layout.dimension {
                         Dimension::Two => {
-                            mass[2 * len + 2] = b.inertia[2];
-                            inverse_factor[2 * len + 2] = 1.0 / b.inertia[2].sqrt();
+                            inertia[0] = b.inertia[2];
+                            inverse_factor_rot[0] = 1.0 / b.inertia[2].sqrt();
                         }
                         Dimension::Three => {
                             let r = b.rotation();
-                            let inertia: Vec3 = b.inertia;
+                            let principal: Vec3 = b.inertia;
                             for i in 0..3 {
                                 for k in 0..3 {
                                     let mut m = 0.0;
-                                    for (l, il) in inertia.iter().enumerate() {
+                                    for (l, il) in principal.iter().enumerate() {
                                         m += r[i][l] * il * r[k][l];
                                     }
-                                    mass[(3 + i) * len + 3 + k] = m;
-                                    inverse_factor[(3 + i) * len + 3 + k] =
-                                        r[i][k] / inertia[k].sqrt();
+                                    inertia[i * 3 + k] = m;
+                                    inverse_factor_rot[i * 3 + k] = r[i][k] / principal[k].sqrt();
                                 }
                             }
                         }
                     }
                 }
-                Some(MassBlock { offset, len, mass, inverse_factor })
+                Some(MassBlock {
+                    offset,
+                    len,
+                    lin,
+                    inv_sqrt_mass: 1.0 / b.mass.sqrt(),
+                    inverse_factor_rot,
+                    mass: b.mass,
+                    inertia,
+                })
             })
             .collect();
         Self { blocks, n_dofs: layout.n_dofs }
@@ -199,9 +251,12 @@ impl MassMatrix for BlockDiagonalMass {
 
     fn apply(&self, x: &[f64], y: &mut [f64]) {
         for b in self.blocks.iter().flatten() {
-            let n = b.len;
-            for i in 0..n {
-                y[b.offset + i] = (0..n).map(|k| b.mass[i * n + k] * x[b.offset + k]).sum();
+            let (o, lin, a) = (b.offset, b.lin.min(b.len), b.rot());
+            for i in 0..lin {
+                y[o + i] = b.mass * x[o + i];
+            }
+            for i in 0..a {
+                y[o + lin + i] = (0..a).map(|k| b.inertia[i * a + k] * x[o + lin + k]).sum();
             }
         }
     }
@@ -211,9 +266,7 @@ impl MassMatrix for BlockDiagonalMass {
             let n = b.len;
             let mut t = [0.0; 6];
             b.half_apply(&x[b.offset..b.offset + n], &mut t);
-            for i in 0..n {
-                y[b.offset + i] = (0..n).map(|k| b.inverse_factor[i * n + k] * t[k]).sum();
-            }
+            b.factor_apply(&t[..n], &mut y[b.offset..b.offset + n]);
         }
     }
 
@@ -251,140 +304,280 @@ const ROW_CHUNK: usize = 2048;
 /// Bodies per parallel task of the Gram pass (fixed, likewise).
 const BODY_CHUNK: usize = 1024;
 
+/// Bodies whose row blocks are gathered together before their Gram blocks are formed (so the
+/// scattered reads of J overlap instead of waiting one after another).
+const GATHER: usize = 32;
+
+/// Row lists up to this long take the fill's fast path (SHORT + 1 a power of two).
+const SHORT: usize = 15;
+
+/// The column key past the end of a row list.
+const END: usize = usize::MAX;
+
+/// Entry (p, q) of an n x n symmetric block stored as its upper triangle, row by row.
+#[inline(always)]
+fn packed(n: usize, p: usize, q: usize) -> usize {
+    let (i, k) = if q < p { (q, p) } else { (p, q) };
+    i * (2 * n - i + 1) / 2 + (k - i)
+}
+
+/// The column keys (rows of W) of a row list, END after the last, and row `place` of its
+/// packed Gram block, unpacked; `list.len() <= SHORT`.
+#[inline(always)]
+fn unpack_row<I: Index>(
+    list: &[I],
+    g: &[f64],
+    place: usize,
+    keys: &mut [usize; SHORT + 1],
+    vals: &mut [f64; SHORT + 1],
+) {
+    let n = list.len();
+    for (k, e) in keys.iter_mut().zip(list) {
+        *k = e.at() >> 1;
+    }
+    keys[n] = END;
+    for (q, v) in vals.iter_mut().enumerate().take(place.min(n)) {
+        *v = g.get(packed(n, q, place)).copied().unwrap_or(0.0);
+    }
+    let row = packed(n, place, place);
+    if let (Some(src), Some(dst)) = (g.get(row..row + n - place.min(n)), vals.get_mut(place..n)) {
+        // A loop, not copy_from_slice: a call to memcpy costs more than these few values.
+        for (d, s) in dst.iter_mut().zip(src) {
+            *d = *s;
+        }
+    }
+}
+
+/// The index type of the assembly's working arrays: `u32` when every row block and body fits
+/// (half the memory traffic of `usize`), `usize` otherwise.
+trait Index: Copy + Send + Sync + PartialEq {
+    /// Marks an absent row block.
+    const NONE: Self;
+    fn of(i: usize) -> Self;
+    fn at(self) -> usize;
+}
+
+impl Index for u32 {
+    const NONE: Self = u32::MAX;
+    #[inline(always)]
+    fn of(i: usize) -> Self {
+        i as u32
+    }
+    #[inline(always)]
+    fn at(self) -> usize {
+        self as usize
+    }
+}
+
+impl Index for usize {
+    const NONE: Self = usize::MAX;
+    #[inline(always)]
+    fn of(i: usize) -> Self {
+        i
+    }
+    #[inline(always)]
+    fn at(self) -> usize {
+        self
+    }
+}
+
+/// Splits `0..n` into `parts` contiguous ranges of nearly equal length.
+fn ranges(n: usize, parts: usize) -> Vec<(usize, usize)> {
+    let parts = parts.clamp(1, n.max(1));
+    (0..parts).map(|t| (t * n / parts, (t + 1) * n / parts)).collect()
+}
+
 impl BlockDiagonalMass {
     /// W = J M^-1 J^T in compressed sparse row form, exploiting the block structure.
     ///
     /// With H_rk = L_B^T J_rB (the "half" factor of row r's k-th body block B, a 6-array), W_rs
-    /// is the sum over the bodies B shared by rows r and s of H_rk . H_sl. One sequential pass
-    /// over J lists, per body, its row blocks (in row order) and, beside each, the other body of
-    /// that row; then three parallel passes (rayon, fixed chunks, so the result does not depend
-    /// on the thread count):
+    /// is the sum over the bodies B shared by rows r and s of H_rk . H_sl. Row block e = 2 r + k
+    /// is the k-th block of row r. The passes (rayon; the result does not depend on the thread
+    /// count):
     ///
-    /// 1. per body B with row blocks R_B, the Gram block G_B = H_Bᵀ H_B: each H of B computed
-    ///    once, the upper triangle computed and mirrored;
-    /// 2. per row r on bodies A and B, its number of entries |R_A| + |R_B| - c, c the number of
-    ///    rows on both A and B (counted branch-free from the other-body list of A); a prefix
-    ///    sum gives the row pointers;
+    /// 0. the body of every row block (parallel over rows); then, per range of bodies (one task
+    ///    per thread, each scanning the body list), a counting sort of the row blocks by body:
+    ///    per body B its row blocks R_B in increasing order;
+    /// 1. per body B (chunks of bodies), the Gram block G_B = H_Bᵀ H_B, its upper triangle
+    ///    packed row by row: the row blocks of `GATHER` (32) bodies are copied out of J together
+    ///    (so the scattered reads overlap), each H computed once (12 products in 3D with the
+    ///    structured factor);
+    /// 2. per row r on bodies A and B, its number of entries (the length of the merge of R_A
+    ///    and R_B), written into the row pointers and summed in place;
     /// 3. per row, the sorted merge of the row lists of A and B, branch-free with the known
     ///    count, each value read from the row of r in G_A (and G_B) and written in place into
-    ///    the row's slice of the output (no triplets, no sort).
+    ///    the row's slice of the output (no triplets, no sort); lists up to `SHORT` (15) rows
+    ///    (a sphere packing's, or a box's without friction) are first unpacked into fixed
+    ///    arrays with an end sentinel.
+    ///
+    /// The working arrays hold `u32` indices when the row blocks and bodies fit, which halves
+    /// their memory; the temporaries (about 8 MB for the 96 256-contact lattice of the
+    /// assembly bench) are kept small beside the output (17 MB), because where we measured
+    /// (docs/performance.md) the first touch of fresh memory costs as much as the arithmetic.
     ///
     /// Every entry is one Gram value or the sum of two (added in either order, which is exact),
-    /// so W is exactly symmetric.
+    /// so W is exactly symmetric. Row blocks on a body without a mass block (a fixed body, which
+    /// [`Jacobian`] never lists) give explicit zeros; blocks on a body index past the mass
+    /// matrix contribute nothing.
     pub fn delassus_csr(&self, j: &Jacobian) -> Csr {
-        const NONE: usize = usize::MAX;
+        let fits = |n: usize| n < u32::MAX as usize;
+        if fits(2 * j.n_rows()) && fits(self.blocks.len()) {
+            self.delassus_csr_with::<u32>(j)
+        } else {
+            self.delassus_csr_with::<usize>(j)
+        }
+    }
+
+    fn delassus_csr_with<I: Index>(&self, j: &Jacobian) -> Csr {
         let m = j.n_rows();
         let n_bodies = self.blocks.len();
-        // Row block e = 2 r + k is the k-th block of row r; blk[e] is its body (NONE if absent).
-        let mut blk = vec![NONE; 2 * m];
-        let mut ptr = vec![0usize; n_bodies + 1];
-        for (r, row) in j.rows.iter().enumerate() {
-            for (k, b) in row.blocks().iter().enumerate() {
-                blk[2 * r + k] = b.body;
-                ptr[b.body + 1] += 1;
+        // Pass 0a: blk[e], the body of row block e (NONE if absent).
+        let mut blk = vec![I::NONE; 2 * m];
+        blk.par_chunks_mut(2 * ROW_CHUNK).enumerate().for_each(|(c, out)| {
+            for (i, pair) in out.chunks_exact_mut(2).enumerate() {
+                for (k, b) in j.rows[c * ROW_CHUNK + i].blocks().iter().enumerate() {
+                    if b.body < n_bodies {
+                        pair[k] = I::of(b.body);
+                    }
+                }
             }
-        }
-        for i in 0..n_bodies {
-            ptr[i + 1] += ptr[i];
-        }
-        // Per body, the e of its row blocks (increasing) and the other body of each of those
-        // rows; per row block, its place in its body's list.
-        let mut fill = ptr.clone();
-        let mut body_rows = vec![0usize; ptr[n_bodies]];
-        let mut other = vec![NONE; ptr[n_bodies]];
-        let mut place = vec![0usize; 2 * m];
-        for (e, &b) in blk.iter().enumerate() {
-            if b == NONE {
-                continue;
-            }
-            let at = fill[b];
-            body_rows[at] = e;
-            other[at] = blk[e ^ 1];
-            place[e] = at - ptr[b];
-            fill[b] += 1;
-        }
-        drop(fill);
-        // Pass 1: Gram blocks, body B's at gram[g_ptr[B]..], |R_B|² values, row-major.
-        let mut g_ptr = Vec::with_capacity(n_bodies + 1);
-        g_ptr.push(0usize);
-        for b in 0..n_bodies {
-            let n = ptr[b + 1] - ptr[b];
-            g_ptr.push(g_ptr[b] + n * n);
-        }
-        let mut gram = vec![0.0f64; g_ptr[n_bodies]];
+        });
+        // Pass 0b: counting sort by body, one task per range of bodies.
+        let parts = ranges(n_bodies, rayon::current_num_threads());
+        let mut count = vec![0usize; n_bodies];
         {
-            let mut tasks = Vec::with_capacity(n_bodies.div_ceil(BODY_CHUNK));
-            let mut rest = &mut gram[..];
-            for start in (0..n_bodies).step_by(BODY_CHUNK) {
-                let end = (start + BODY_CHUNK).min(n_bodies);
-                let (chunk, tail) =
-                    std::mem::take(&mut rest).split_at_mut(g_ptr[end] - g_ptr[start]);
+            let mut tasks = Vec::with_capacity(parts.len());
+            let mut rest = &mut count[..];
+            for &(lo, hi) in &parts {
+                let (chunk, tail) = std::mem::take(&mut rest).split_at_mut(hi - lo);
                 rest = tail;
-                tasks.push((start, end, chunk));
+                tasks.push((lo, hi, chunk));
             }
-            tasks.into_par_iter().for_each(|(start, end, chunk)| {
-                let mut local: Vec<[f64; 6]> = Vec::new();
-                let base = g_ptr[start];
-                for b in start..end {
-                    let list = &body_rows[ptr[b]..ptr[b + 1]];
-                    let n = list.len();
-                    let Some(Some(mb)) = self.blocks.get(b) else { continue };
-                    local.clear();
-                    // H of each row block on B, computed once (here, for its body only).
-                    local.extend(list.iter().map(|&e| {
-                        let mut y = [0.0; 6];
-                        mb.half_apply(j.rows[e >> 1].blocks[e & 1].as_slice(), &mut y);
-                        y
-                    }));
-                    let g = &mut chunk[g_ptr[b] - base..g_ptr[b + 1] - base];
-                    for p in 0..n {
-                        for q in p..n {
-                            let v = dot6(&local[p], &local[q]);
-                            g[p * n + q] = v;
-                            g[q * n + p] = v;
-                        }
+            tasks.into_par_iter().for_each(|(lo, hi, chunk)| {
+                for &b in &blk {
+                    let b = b.at();
+                    if (lo..hi).contains(&b) {
+                        chunk[b - lo] += 1;
                     }
                 }
             });
         }
-        // The list and the Gram row of row block e (empty for an absent block).
-        let block = |e: usize| -> (&[usize], &[f64]) {
-            let b = blk[e];
-            if b == NONE {
-                return (&[][..], &[][..]);
+        let mut ptr = Vec::with_capacity(n_bodies + 1);
+        ptr.push(0usize);
+        for c in &count {
+            ptr.push(ptr[ptr.len() - 1] + c);
+        }
+        drop(count);
+        let n_blocks = ptr[n_bodies];
+        let mut body_rows = vec![I::NONE; n_blocks];
+        {
+            let mut tasks = Vec::with_capacity(parts.len());
+            let mut rest = &mut body_rows[..];
+            for &(lo, hi) in &parts {
+                let (r, rt) = std::mem::take(&mut rest).split_at_mut(ptr[hi] - ptr[lo]);
+                rest = rt;
+                tasks.push((lo, hi, r));
             }
+            tasks.into_par_iter().for_each(|(lo, hi, rows)| {
+                let base = ptr[lo];
+                let mut fill: Vec<usize> = ptr[lo..hi].iter().map(|p| p - base).collect();
+                for (e, &b) in blk.iter().enumerate() {
+                    let b = b.at();
+                    if (lo..hi).contains(&b) {
+                        let at = fill[b - lo];
+                        rows[at] = I::of(e);
+                        fill[b - lo] = at + 1;
+                    }
+                }
+            });
+        }
+        // Pass 1: Gram blocks, upper triangles packed row by row (n (n + 1) / 2 values for
+        // n = |R_B|), body B's at g_ptr[B] - g_ptr[first body of its chunk] in its chunk's
+        // vector (each chunk's written once, in order: no zero fill).
+        let mut g_ptr = Vec::with_capacity(n_bodies + 1);
+        g_ptr.push(0usize);
+        for b in 0..n_bodies {
             let n = ptr[b + 1] - ptr[b];
-            let g0 = g_ptr[b] + place[e] * n;
-            (&body_rows[ptr[b]..ptr[b + 1]], &gram[g0..g0 + n])
-        };
-        // Pass 2: entries per row = |R_A| + |R_B| - |rows on both A and B|.
-        let counts: Vec<usize> = (0..m)
+            g_ptr.push(g_ptr[b] + n * (n + 1) / 2);
+        }
+        let grams: Vec<Vec<f64>> = (0..n_bodies.div_ceil(BODY_CHUNK))
             .into_par_iter()
-            .with_min_len(ROW_CHUNK)
-            .map(|r| {
-                let (a, b) = (blk[2 * r], blk[2 * r + 1]);
-                if a == NONE {
-                    return 0;
+            .map(|c| {
+                let (start, end) = (c * BODY_CHUNK, ((c + 1) * BODY_CHUNK).min(n_bodies));
+                let mut g = Vec::with_capacity(g_ptr[end] - g_ptr[start]);
+                let mut raw: Vec<[f64; 6]> = Vec::new();
+                let mut half: Vec<[f64; 6]> = Vec::new();
+                for b0 in (start..end).step_by(GATHER) {
+                    let b1 = (b0 + GATHER).min(end);
+                    // The row blocks of bodies b0..b1, copied out of J in one tight loop.
+                    raw.clear();
+                    raw.extend(
+                        body_rows[ptr[b0]..ptr[b1]]
+                            .iter()
+                            .map(|e| j.rows[e.at() >> 1].blocks[e.at() & 1].values),
+                    );
+                    for b in b0..b1 {
+                        let x = &raw[ptr[b] - ptr[b0]..ptr[b + 1] - ptr[b0]];
+                        let Some(Some(mb)) = self.blocks.get(b) else {
+                            // A body without a mass block (fixed): zero Gram block.
+                            g.resize(g_ptr[b + 1] - g_ptr[start], 0.0);
+                            continue;
+                        };
+                        half.clear();
+                        half.extend(x.iter().map(|x| {
+                            let mut y = [0.0; 6];
+                            mb.half_apply(&x[..mb.len], &mut y);
+                            y
+                        }));
+                        for (p, hp) in half.iter().enumerate() {
+                            g.extend(half[p..].iter().map(|hq| dot6(hp, hq)));
+                        }
+                    }
                 }
-                let na = ptr[a + 1] - ptr[a];
-                if b == NONE {
-                    return na;
-                }
-                let common = other[ptr[a]..ptr[a + 1]].iter().filter(|&&o| o == b).count();
-                na + (ptr[b + 1] - ptr[b]) - common
+                g
             })
             .collect();
-        let mut row_ptr = Vec::with_capacity(m + 1);
-        row_ptr.push(0usize);
-        let mut total = 0;
-        for c in &counts {
-            total += c;
-            row_ptr.push(total);
+        // The list of row block e's body, the packed Gram block and e's place in the list
+        // (an empty list for an absent block).
+        let block = |e: usize| -> (&[I], &[f64], usize) {
+            let b = blk[e].at();
+            if b >= n_bodies {
+                return (&[][..], &[][..], 0);
+            }
+            let list = &body_rows[ptr[b]..ptr[b + 1]];
+            let place = list.iter().position(|&x| x == I::of(e)).unwrap_or(0);
+            let c = b / BODY_CHUNK;
+            let g0 = g_ptr[c * BODY_CHUNK];
+            (list, &grams[c][g_ptr[b] - g0..g_ptr[b + 1] - g0], place)
+        };
+        // Pass 2: entries per row = the length of the merge of the row lists of A and B,
+        // written into the row pointers and summed in place.
+        let mut row_ptr = vec![0usize; m + 1];
+        row_ptr[1..].par_chunks_mut(ROW_CHUNK).enumerate().for_each(|(c, out)| {
+            for (i, count) in out.iter_mut().enumerate() {
+                let r = c * ROW_CHUNK + i;
+                let (la, lb) = (block(2 * r).0, block(2 * r + 1).0);
+                let (mut p, mut q, mut n) = (0, 0, 0);
+                while p < la.len() && q < lb.len() {
+                    let (sa, sb) = (la[p].at() >> 1, lb[q].at() >> 1);
+                    p += usize::from(sa <= sb);
+                    q += usize::from(sb <= sa);
+                    n += 1;
+                }
+                *count = n + (la.len() - p) + (lb.len() - q);
+            }
+        });
+        for r in 0..m {
+            row_ptr[r + 1] += row_ptr[r];
         }
-        drop(counts);
+        let total = row_ptr[m];
         // Pass 3: fill each chunk of rows into its own slice of the output.
-        let mut col = vec![0usize; total];
-        let mut val = vec![0.0f64; total];
+        // Zero-filled by the pool, so the first touch of the fresh pages (the page faults,
+        // which cost more than the fill on some machines) is shared among the threads.
+        let (mut col, mut val) = (Vec::new(), Vec::new());
+        rayon::iter::repeat_n((0usize, 0.0f64), total)
+            .with_min_len(1 << 16)
+            .unzip_into_vecs(&mut col, &mut val);
         let mut tasks = Vec::with_capacity(m.div_ceil(ROW_CHUNK));
         let (mut col_rest, mut val_rest) = (&mut col[..], &mut val[..]);
         for start in (0..m).step_by(ROW_CHUNK) {
@@ -398,22 +591,44 @@ impl BlockDiagonalMass {
         }
         tasks.into_par_iter().for_each(|(start, end, cols, vals)| {
             let base = row_ptr[start];
+            let (mut ka, mut va) = ([END; SHORT + 1], [0.0; SHORT + 1]);
+            let (mut kb, mut vb) = ([END; SHORT + 1], [0.0; SHORT + 1]);
             for r in start..end {
-                let ((la, ga), (lb, gb)) = (block(2 * r), block(2 * r + 1));
-                let (mut p, mut q) = (0, 0);
+                let ((la, ga, pa), (lb, gb, pb)) = (block(2 * r), block(2 * r + 1));
+                let span = row_ptr[r] - base..row_ptr[r + 1] - base;
+                let (cs, vs) = (&mut cols[span.clone()], &mut vals[span]);
                 // Exactly count(r) steps; each takes the smaller head (or both when equal), and
-                // both lists are not exhausted before the last step, so no step reads past
-                // both ends (a read past one end gives NONE / 0.0).
-                for out in row_ptr[r] - base..row_ptr[r + 1] - base {
-                    let sa = la.get(p).map_or(NONE, |e| e >> 1);
-                    let sb = lb.get(q).map_or(NONE, |e| e >> 1);
-                    let (ta, tb) = (sa <= sb, sb <= sa);
-                    let va = if ta { ga.get(p).copied().unwrap_or(0.0) } else { 0.0 };
-                    let vb = if tb { gb.get(q).copied().unwrap_or(0.0) } else { 0.0 };
-                    cols[out] = sa.min(sb);
-                    vals[out] = va + vb;
-                    p += usize::from(ta);
-                    q += usize::from(tb);
+                // both lists are not exhausted before the last step.
+                if la.len() <= SHORT && lb.len() <= SHORT {
+                    // Short lists (every row of a sphere packing): the keys and the unpacked
+                    // Gram rows in fixed arrays with an END sentinel, no bounds checks.
+                    unpack_row(la, ga, pa, &mut ka, &mut va);
+                    unpack_row(lb, gb, pb, &mut kb, &mut vb);
+                    let (mut p, mut q) = (0, 0);
+                    for (c, v) in cs.iter_mut().zip(vs.iter_mut()) {
+                        let (sa, sb) = (ka[p & SHORT], kb[q & SHORT]);
+                        let (ta, tb) = (sa <= sb, sb <= sa);
+                        *c = sa.min(sb);
+                        *v = if ta { va[p & SHORT] } else { 0.0 }
+                            + if tb { vb[q & SHORT] } else { 0.0 };
+                        p += usize::from(ta);
+                        q += usize::from(tb);
+                    }
+                } else {
+                    let (na, nb) = (la.len(), lb.len());
+                    let (mut p, mut q) = (0, 0);
+                    // A read past one end gives END / 0.0.
+                    for (c, v) in cs.iter_mut().zip(vs.iter_mut()) {
+                        let sa = la.get(p).map_or(END, |e| e.at() >> 1);
+                        let sb = lb.get(q).map_or(END, |e| e.at() >> 1);
+                        let (ta, tb) = (sa <= sb, sb <= sa);
+                        let va = if ta { ga.get(packed(na, pa, p)).copied() } else { None };
+                        let vb = if tb { gb.get(packed(nb, pb, q)).copied() } else { None };
+                        *c = sa.min(sb);
+                        *v = va.unwrap_or(0.0) + vb.unwrap_or(0.0);
+                        p += usize::from(ta);
+                        q += usize::from(tb);
+                    }
                 }
             }
         });
@@ -479,6 +694,105 @@ impl MassMatrix for DenseMass {
         self.llt.solve_in_place(&mut rhs);
         for (i, yi) in y.iter_mut().enumerate().take(n) {
             *yi = rhs[(i, 0)];
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::detect::detect_contacts;
+    use crate::math::Quat;
+    use crate::shape::Shape;
+
+    /// A box on the floor (four corners), a sphere with a rotated, non-uniform inertia on the
+    /// box and a particle beside it, with a k = 8 friction cone: the box's row list (45 rows)
+    /// takes the long-list path of the fill, the sphere's and the particle's the short one.
+    fn stack() -> (Jacobian, BlockDiagonalMass, DofLayout) {
+        let dim = Dimension::Three;
+        let half = [0.5, 0.25, 0.5];
+        let mut ball =
+            Body::rigid("ball", dim, 2.0, Shape::Sphere { radius: 0.3 }, [0.1, 0.8, 0.0]);
+        ball.inertia = [0.1, 0.2, 0.3];
+        ball.orientation = Quat::from_rotation_vector([0.3, -0.2, 0.5]);
+        let bodies = vec![
+            Body::fixed("floor", Shape::HalfSpace { normal: [0.0, 1.0, 0.0], offset: 0.0 }),
+            Body::rigid("box", dim, 3.0, Shape::Box { half_extents: half }, [0.0, 0.25, 0.0]),
+            ball,
+            Body::particle("dot", dim, 0.5, Shape::Sphere { radius: 0.1 }, [0.6, 0.35, 0.0]),
+        ];
+        let layout = DofLayout::new(dim, &bodies);
+        let contacts = detect_contacts(&bodies, dim, 1e-9).expect("contacts");
+        let jac = Jacobian::with_friction(&layout, &bodies, &contacts, 8);
+        (jac, BlockDiagonalMass::new(&layout, &bodies), layout)
+    }
+
+    #[test]
+    fn long_lists_and_both_index_types_match_the_dense_product() {
+        let (jac, mass, layout) = stack();
+        let on_box = jac.rows.iter().filter(|r| r.blocks().iter().any(|b| b.body == 1)).count();
+        assert!(on_box > SHORT, "the box has {on_box} rows");
+        let narrow = mass.delassus_csr_with::<u32>(&jac);
+        let wide = mass.delassus_csr_with::<usize>(&jac);
+        assert_eq!(narrow, wide);
+        // The generic product: dense M^-1 J^T columns (MassMatrix's default) from a dense M.
+        let n = layout.n_dofs;
+        let mut dense = Mat::<f64>::zeros(n, n);
+        for b in mass.blocks.iter().flatten() {
+            let mb = b.mass_matrix();
+            for i in 0..b.len {
+                for k in 0..b.len {
+                    dense[(b.offset + i, b.offset + k)] = mb[i * b.len + k];
+                }
+            }
+        }
+        for i in 0..n {
+            for k in 0..i {
+                let avg = 0.5 * (dense[(i, k)] + dense[(k, i)]);
+                dense[(i, k)] = avg;
+                dense[(k, i)] = avg;
+            }
+        }
+        let generic = DenseMass::new(dense).expect("SPD").delassus(&jac).to_dense();
+        let ours = narrow.to_coo().to_dense();
+        let scale = generic.iter().flatten().fold(0.0_f64, |a, v| a.max(v.abs()));
+        assert!(scale > 0.0);
+        for (i, (a, b)) in ours.iter().zip(&generic).enumerate() {
+            for (k, (x, y)) in a.iter().zip(b).enumerate() {
+                assert!((x - y).abs() <= 1e-12 * scale, "W[{i}][{k}] = {x} against {y}");
+            }
+        }
+    }
+
+    #[test]
+    fn structured_blocks_match_their_dense_forms() {
+        let (_, mass, _) = stack();
+        for b in mass.blocks.iter().flatten() {
+            let (n, m, l) = (b.len, b.mass_matrix(), b.inverse_factor());
+            // M L L^T = I.
+            for i in 0..n {
+                for k in 0..n {
+                    let mut v = 0.0;
+                    for p in 0..n {
+                        let llt: f64 = (0..n).map(|q| l[p * n + q] * l[k * n + q]).sum();
+                        v += m[i * n + p] * llt;
+                    }
+                    let id = if i == k { 1.0 } else { 0.0 };
+                    assert!(
+                        (v - id).abs() < 1e-12,
+                        "block at {}: (M L L^T)[{i}][{k}] = {v}",
+                        b.offset
+                    );
+                }
+            }
+            // half_apply is L^T x.
+            let x: Vec<f64> = (0..n).map(|i| 1.0 + i as f64).collect();
+            let mut y = [0.0; 6];
+            b.half_apply(&x, &mut y);
+            for i in 0..n {
+                let want: f64 = (0..n).map(|k| l[k * n + i] * x[k]).sum();
+                assert!((y[i] - want).abs() < 1e-14, "L^T x [{i}]");
+            }
         }
     }
 }

@@ -15,7 +15,7 @@ use signorini_contact::{
 use sprs::{smmp, CsMat, TriMat};
 
 /// A simple cubic lattice of n^3 touching unit-diameter spheres on a floor: 3 n^2 (n - 1) + n^2
-/// contacts (n = 32: 96 256).
+/// contacts (n = 33, the default: 105 633).
 fn lattice(n: usize) -> Vec<Body> {
     let mut bodies = Vec::with_capacity(n * n * n + 1);
     for i in 0..n {
@@ -43,7 +43,7 @@ fn to_sprs(coo: &signorini_contact::Coo) -> CsMat<f64> {
 
 fn bench_assembly(c: &mut Criterion) {
     let n: usize =
-        std::env::var("SIGNORINI_LATTICE_N").ok().and_then(|s| s.parse().ok()).unwrap_or(32);
+        std::env::var("SIGNORINI_LATTICE_N").ok().and_then(|s| s.parse().ok()).unwrap_or(33);
     // Broad + narrow phase scaling: 8 times the bodies should cost about 8 times the time.
     for m in [n / 2, n] {
         let b = lattice(m);
@@ -167,8 +167,30 @@ fn bench_assembly(c: &mut Criterion) {
     eprintln!("interleaved, {rounds} rounds (load average {}):", load_average());
     eprintln!("| variant | median wall (ms) | median process CPU (ms) |");
     eprintln!("|---|---|---|");
+    let mut med = Vec::with_capacity(variants.len());
     for (i, (name, _)) in variants.iter().enumerate() {
-        eprintln!("| {name} | {:.1} | {:.1} |", median(&mut wall[i]), median(&mut cpu[i]));
+        med.push(median(&mut wall[i]));
+        eprintln!("| {name} | {:.1} | {:.1} |", med[i], median(&mut cpu[i]));
+    }
+    // Ratios of median wall times: the fastest generic product at the same thread count, and
+    // the fastest generic product at any thread count, over ours.
+    let fastest = |pred: &dyn Fn(&str) -> bool| {
+        variants
+            .iter()
+            .zip(&med)
+            .filter(|((name, _), _)| !name.starts_with("block") && pred(name))
+            .map(|(_, &t)| t)
+            .fold(f64::INFINITY, f64::min)
+    };
+    let any = fastest(&|_| true);
+    for (threads, ours) in [("1_thread", med[0]), ("2_threads", med[1])] {
+        let same = fastest(&|name| name.ends_with(threads));
+        eprintln!(
+            "block_csr_{threads}: {:.2}x the fastest generic product on {threads}, {:.2}x the \
+             fastest on any thread count",
+            same / ours,
+            any / ours
+        );
     }
     let mut group = c.benchmark_group("delassus_lattice");
     group.sample_size(20);

@@ -304,10 +304,6 @@ const ROW_CHUNK: usize = 2048;
 /// Bodies per parallel task of the Gram pass (fixed, likewise).
 const BODY_CHUNK: usize = 1024;
 
-/// Bodies whose row blocks are gathered together before their Gram blocks are formed (so the
-/// scattered reads of J overlap instead of waiting one after another).
-const GATHER: usize = 32;
-
 /// Row lists up to this long take the fill's fast path (SHORT + 1 a power of two).
 const SHORT: usize = 15;
 
@@ -399,9 +395,8 @@ impl BlockDiagonalMass {
     ///    per thread, each scanning the body list), a counting sort of the row blocks by body:
     ///    per body B its row blocks R_B in increasing order;
     /// 1. per body B (chunks of bodies), the Gram block G_B = H_Bᵀ H_B, its upper triangle
-    ///    packed row by row: the row blocks of `GATHER` (32) bodies are copied out of J together
-    ///    (so the scattered reads overlap), each H computed once (12 products in 3D with the
-    ///    structured factor);
+    ///    packed row by row, each H computed once (12 products in 3D with the structured
+    ///    factor);
     /// 2. per row r on bodies A and B, its number of entries (the length of the merge of R_A
     ///    and R_B), written into the row pointers and summed in place;
     /// 3. per row, the sorted merge of the row lists of A and B, branch-free with the known
@@ -505,33 +500,22 @@ impl BlockDiagonalMass {
             .map(|c| {
                 let (start, end) = (c * BODY_CHUNK, ((c + 1) * BODY_CHUNK).min(n_bodies));
                 let mut g = Vec::with_capacity(g_ptr[end] - g_ptr[start]);
-                let mut raw: Vec<[f64; 6]> = Vec::new();
                 let mut half: Vec<[f64; 6]> = Vec::new();
-                for b0 in (start..end).step_by(GATHER) {
-                    let b1 = (b0 + GATHER).min(end);
-                    // The row blocks of bodies b0..b1, copied out of J in one tight loop.
-                    raw.clear();
-                    raw.extend(
-                        body_rows[ptr[b0]..ptr[b1]]
-                            .iter()
-                            .map(|e| j.rows[e.at() >> 1].blocks[e.at() & 1].values),
-                    );
-                    for b in b0..b1 {
-                        let x = &raw[ptr[b] - ptr[b0]..ptr[b + 1] - ptr[b0]];
-                        let Some(Some(mb)) = self.blocks.get(b) else {
-                            // A body without a mass block (fixed): zero Gram block.
-                            g.resize(g_ptr[b + 1] - g_ptr[start], 0.0);
-                            continue;
-                        };
-                        half.clear();
-                        half.extend(x.iter().map(|x| {
-                            let mut y = [0.0; 6];
-                            mb.half_apply(&x[..mb.len], &mut y);
-                            y
-                        }));
-                        for (p, hp) in half.iter().enumerate() {
-                            g.extend(half[p..].iter().map(|hq| dot6(hp, hq)));
-                        }
+                for b in start..end {
+                    let Some(Some(mb)) = self.blocks.get(b) else {
+                        // A body without a mass block (fixed): zero Gram block.
+                        g.resize(g_ptr[b + 1] - g_ptr[start], 0.0);
+                        continue;
+                    };
+                    half.clear();
+                    half.extend(body_rows[ptr[b]..ptr[b + 1]].iter().map(|e| {
+                        let mut y = [0.0; 6];
+                        let x = &j.rows[e.at() >> 1].blocks[e.at() & 1].values;
+                        mb.half_apply(&x[..mb.len], &mut y);
+                        y
+                    }));
+                    for (p, hp) in half.iter().enumerate() {
+                        g.extend(half[p..].iter().map(|hq| dot6(hp, hq)));
                     }
                 }
                 g
@@ -550,21 +534,36 @@ impl BlockDiagonalMass {
             let g0 = g_ptr[c * BODY_CHUNK];
             (list, &grams[c][g_ptr[b] - g0..g_ptr[b + 1] - g0], place)
         };
-        // Pass 2: entries per row = the length of the merge of the row lists of A and B,
-        // written into the row pointers and summed in place.
+        // Pass 2: entries per row = |R_A| + |R_B| - (rows on both A and B), written into the
+        // row pointers and summed in place. Short lists count the common rows by comparing
+        // every pair (branch-free); long ones by a merge.
+        let list = |e: usize| -> &[I] {
+            let b = blk[e].at();
+            if b >= n_bodies {
+                return &[][..];
+            }
+            &body_rows[ptr[b]..ptr[b + 1]]
+        };
         let mut row_ptr = vec![0usize; m + 1];
         row_ptr[1..].par_chunks_mut(ROW_CHUNK).enumerate().for_each(|(c, out)| {
             for (i, count) in out.iter_mut().enumerate() {
                 let r = c * ROW_CHUNK + i;
-                let (la, lb) = (block(2 * r).0, block(2 * r + 1).0);
-                let (mut p, mut q, mut n) = (0, 0, 0);
-                while p < la.len() && q < lb.len() {
-                    let (sa, sb) = (la[p].at() >> 1, lb[q].at() >> 1);
-                    p += usize::from(sa <= sb);
-                    q += usize::from(sb <= sa);
-                    n += 1;
-                }
-                *count = n + (la.len() - p) + (lb.len() - q);
+                let (la, lb) = (list(2 * r), list(2 * r + 1));
+                let common = if la.len() <= SHORT && lb.len() <= SHORT {
+                    la.iter()
+                        .map(|x| lb.iter().filter(|y| y.at() >> 1 == x.at() >> 1).count())
+                        .sum::<usize>()
+                } else {
+                    let (mut p, mut q, mut n) = (0, 0, 0);
+                    while p < la.len() && q < lb.len() {
+                        let (sa, sb) = (la[p].at() >> 1, lb[q].at() >> 1);
+                        n += usize::from(sa == sb);
+                        p += usize::from(sa <= sb);
+                        q += usize::from(sb <= sa);
+                    }
+                    n
+                };
+                *count = la.len() + lb.len() - common;
             }
         });
         for r in 0..m {

@@ -103,34 +103,30 @@ impl MassBlock {
         self.len.saturating_sub(self.lin).min(3)
     }
 
-    /// M_B, dense row-major len x len (first len * len entries).
-    pub fn mass_matrix(&self) -> [f64; 36] {
-        let mut m = [0.0; 36];
+    /// A dense row-major len x len block (first len * len entries) of this block's structure:
+    /// `lin_value` on the translational diagonal beside the rotational block `rot`.
+    fn dense(&self, lin_value: f64, rot: &[f64; 9]) -> [f64; 36] {
+        let mut d = [0.0; 36];
         let (n, lin, a) = (self.len.min(6), self.lin.min(6), self.rot());
         for i in 0..lin {
-            m[i * n + i] = self.mass;
+            d[i * n + i] = lin_value;
         }
         for i in 0..a {
             for k in 0..a {
-                m[(lin + i) * n + lin + k] = self.inertia[i * a + k];
+                d[(lin + i) * n + lin + k] = rot[i * a + k];
             }
         }
-        m
+        d
+    }
+
+    /// M_B, dense row-major len x len (first len * len entries).
+    pub fn mass_matrix(&self) -> [f64; 36] {
+        self.dense(self.mass, &self.inertia)
     }
 
     /// L_B, dense row-major len x len (first len * len entries), M_B^-1 = L_B L_B^T.
     pub fn inverse_factor(&self) -> [f64; 36] {
-        let mut l = [0.0; 36];
-        let (n, lin, a) = (self.len.min(6), self.lin.min(6), self.rot());
-        for i in 0..lin {
-            l[i * n + i] = self.inv_sqrt_mass;
-        }
-        for i in 0..a {
-            for k in 0..a {
-                l[(lin + i) * n + lin + k] = self.inverse_factor_rot[i * a + k];
-            }
-        }
-        l
+        self.dense(self.inv_sqrt_mass, &self.inverse_factor_rot)
     }
 
     /// y = L^T x (x of length len; y's first len entries).
@@ -224,6 +220,22 @@ impl BlockDiagonalMass {
             })
             .collect();
         Self { blocks, n_dofs: layout.n_dofs }
+    }
+
+    /// M as a dense matrix (tests and small problems), each rotational block symmetrised
+    /// (R I R^T is symmetric only up to rounding).
+    pub fn dense_matrix(&self) -> Mat<f64> {
+        let mut dense = Mat::<f64>::zeros(self.n_dofs, self.n_dofs);
+        for b in self.blocks.iter().flatten() {
+            let m = b.mass_matrix();
+            for i in 0..b.len {
+                for k in 0..b.len {
+                    dense[(b.offset + i, b.offset + k)] =
+                        0.5 * (m[i * b.len + k] + m[k * b.len + i]);
+                }
+            }
+        }
+        dense
     }
 
     /// The rows of H = L^T J^T per block ("half" Delassus factors), W = H^T H blockwise.
@@ -707,7 +719,7 @@ mod tests {
     /// A box on the floor (four corners), a sphere with a rotated, non-uniform inertia on the
     /// box and a particle beside it, with a k = 8 friction cone: the box's row list (45 rows)
     /// takes the long-list path of the fill, the sphere's and the particle's the short one.
-    fn stack() -> (Jacobian, BlockDiagonalMass, DofLayout) {
+    fn stack() -> (Jacobian, BlockDiagonalMass) {
         let dim = Dimension::Three;
         let half = [0.5, 0.25, 0.5];
         let mut ball =
@@ -723,35 +735,19 @@ mod tests {
         let layout = DofLayout::new(dim, &bodies);
         let contacts = detect_contacts(&bodies, dim, 1e-9).expect("contacts");
         let jac = Jacobian::with_friction(&layout, &bodies, &contacts, 8);
-        (jac, BlockDiagonalMass::new(&layout, &bodies), layout)
+        (jac, BlockDiagonalMass::new(&layout, &bodies))
     }
 
     #[test]
     fn long_lists_and_both_index_types_match_the_dense_product() {
-        let (jac, mass, layout) = stack();
+        let (jac, mass) = stack();
         let on_box = jac.rows.iter().filter(|r| r.blocks().iter().any(|b| b.body == 1)).count();
         assert!(on_box > SHORT, "the box has {on_box} rows");
         let narrow = mass.delassus_csr_with::<u32>(&jac);
         let wide = mass.delassus_csr_with::<usize>(&jac);
         assert_eq!(narrow, wide);
         // The generic product: dense M^-1 J^T columns (MassMatrix's default) from a dense M.
-        let n = layout.n_dofs;
-        let mut dense = Mat::<f64>::zeros(n, n);
-        for b in mass.blocks.iter().flatten() {
-            let mb = b.mass_matrix();
-            for i in 0..b.len {
-                for k in 0..b.len {
-                    dense[(b.offset + i, b.offset + k)] = mb[i * b.len + k];
-                }
-            }
-        }
-        for i in 0..n {
-            for k in 0..i {
-                let avg = 0.5 * (dense[(i, k)] + dense[(k, i)]);
-                dense[(i, k)] = avg;
-                dense[(k, i)] = avg;
-            }
-        }
+        let dense = mass.dense_matrix();
         let generic = DenseMass::new(dense).expect("SPD").delassus(&jac).to_dense();
         let ours = narrow.to_coo().to_dense();
         let scale = generic.iter().flatten().fold(0.0_f64, |a, v| a.max(v.abs()));
@@ -765,7 +761,7 @@ mod tests {
 
     #[test]
     fn structured_blocks_match_their_dense_forms() {
-        let (_, mass, _) = stack();
+        let (_, mass) = stack();
         for b in mass.blocks.iter().flatten() {
             let (n, m, l) = (b.len, b.mass_matrix(), b.inverse_factor());
             // M L L^T = I.

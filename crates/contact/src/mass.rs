@@ -451,10 +451,11 @@ impl BlockDiagonalMass {
         });
         // Pass 0b: counting sort by body, one task per range of bodies.
         let parts = ranges(n_bodies, rayon::current_num_threads());
-        let mut count = vec![0usize; n_bodies];
+        // Counts per body into ptr[1..], then summed in place into the list pointers.
+        let mut ptr = vec![0usize; n_bodies + 1];
         {
             let mut tasks = Vec::with_capacity(parts.len());
-            let mut rest = &mut count[..];
+            let mut rest = &mut ptr[1..];
             for &(lo, hi) in &parts {
                 let (chunk, tail) = std::mem::take(&mut rest).split_at_mut(hi - lo);
                 rest = tail;
@@ -469,12 +470,9 @@ impl BlockDiagonalMass {
                 }
             });
         }
-        let mut ptr = Vec::with_capacity(n_bodies + 1);
-        ptr.push(0usize);
-        for c in &count {
-            ptr.push(ptr[ptr.len() - 1] + c);
+        for b in 0..n_bodies {
+            ptr[b + 1] += ptr[b];
         }
-        drop(count);
         let n_blocks = ptr[n_bodies];
         let mut body_rows = vec![I::NONE; n_blocks];
         {
@@ -533,14 +531,21 @@ impl BlockDiagonalMass {
                 g
             })
             .collect();
-        // The list of row block e's body, the packed Gram block and e's place in the list
-        // (an empty list for an absent block).
+        // The list of row block e's body (empty for an absent block); with it, the body's
+        // packed Gram block and e's place in the list.
+        let list = |e: usize| -> &[I] {
+            let b = blk[e].at();
+            if b >= n_bodies {
+                return &[][..];
+            }
+            &body_rows[ptr[b]..ptr[b + 1]]
+        };
         let block = |e: usize| -> (&[I], &[f64], usize) {
             let b = blk[e].at();
             if b >= n_bodies {
                 return (&[][..], &[][..], 0);
             }
-            let list = &body_rows[ptr[b]..ptr[b + 1]];
+            let list = list(e);
             let place = list.iter().position(|&x| x == I::of(e)).unwrap_or(0);
             let c = b / BODY_CHUNK;
             let g0 = g_ptr[c * BODY_CHUNK];
@@ -549,13 +554,6 @@ impl BlockDiagonalMass {
         // Pass 2: entries per row = |R_A| + |R_B| - (rows on both A and B), written into the
         // row pointers and summed in place. Short lists count the common rows by comparing
         // every pair (branch-free); long ones by a merge.
-        let list = |e: usize| -> &[I] {
-            let b = blk[e].at();
-            if b >= n_bodies {
-                return &[][..];
-            }
-            &body_rows[ptr[b]..ptr[b + 1]]
-        };
         let mut row_ptr = vec![0usize; m + 1];
         row_ptr[1..].par_chunks_mut(ROW_CHUNK).enumerate().for_each(|(c, out)| {
             for (i, count) in out.iter_mut().enumerate() {

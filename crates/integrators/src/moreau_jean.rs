@@ -18,7 +18,7 @@ use signorini_impact::LcpSolveRecord;
 use signorini_lcp::{Lcp, LcpSolver, Solution, SolveOptions, Status};
 
 use crate::model::{ContactModel, MechanicalSystem, ModelError};
-use crate::step_matrices::StepMatrices;
+use crate::step_matrices::{ActiveRows, StepMatrices};
 
 /// What to do when the LCP solver fails inside a step.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -66,6 +66,28 @@ pub(crate) fn solve_step_lcp(
         }
     }
     Ok(sol)
+}
+
+/// One impulse solve on active contact rows: the LCP (J_a M^-1 J_a^T, b) solved through
+/// [`solve_step_lcp`], its impulse (clamped at zero) added to `v`. Shared by Moreau–Jean and
+/// the position-level LCP scheme.
+pub(crate) fn apply_contact_impulse(
+    ja: &ActiveRows<'_>,
+    b: Vec<f64>,
+    solver: &dyn LcpSolver,
+    (options, policy): (&SolveOptions, OnSolverFailure),
+    (step_idx, t): (usize, f64),
+    failures: &mut Vec<SolverFailure>,
+    v: &mut [f64],
+) -> Result<LcpSolveRecord, MoreauJeanError> {
+    let lcp =
+        ja.delassus_lcp(b).map_err(|e| MoreauJeanError::Setup { t, message: e.to_string() })?;
+    let sol = solve_step_lcp(solver, &lcp, options, policy, (step_idx, t), failures)?;
+    let z: Vec<f64> = sol.z.iter().map(|z| z.max(0.0)).collect();
+    for (vi, dv) in v.iter_mut().zip(ja.impulse_velocity(&z)) {
+        *vi += dv;
+    }
+    Ok(LcpSolveRecord::from_solution(&sol))
 }
 
 /// Settings of [`simulate_moreau_jean`].
@@ -273,22 +295,15 @@ pub fn simulate_moreau_jean(
                 .zip(&ja_v_free)
                 .map(|(&c, &jv)| jv + contacts.restitution(c) * u_k[c])
                 .collect();
-            let lcp = ja
-                .delassus_lcp(b)
-                .map_err(|e| MoreauJeanError::Setup { t, message: e.to_string() })?;
-            let sol = solve_step_lcp(
+            lcp_record = Some(apply_contact_impulse(
+                &ja,
+                b,
                 solver,
-                &lcp,
-                &params.options,
-                params.on_failure,
+                (&params.options, params.on_failure),
                 (k, t),
                 &mut run.solver_failures,
-            )?;
-            let z: Vec<f64> = sol.z.iter().map(|z| z.max(0.0)).collect();
-            for (vi, dv) in v_new.iter_mut().zip(ja.impulse_velocity(&z)) {
-                *vi += dv;
-            }
-            lcp_record = Some(LcpSolveRecord::from_solution(&sol));
+                &mut v_new,
+            )?);
         }
         for i in 0..n {
             q[i] += h * ((1.0 - theta) * v[i] + theta * v_new[i]);

@@ -16,7 +16,7 @@ use signorini_lcp::{LcpSolver, SolveOptions};
 
 use crate::model::{ContactModel, MechanicalSystem, ModelError};
 use crate::moreau_jean::{
-    solve_step_lcp, MoreauJeanError, MoreauJeanRun, OnSolverFailure, StepStats,
+    apply_contact_impulse, MoreauJeanError, MoreauJeanRun, OnSolverFailure, StepStats,
 };
 use crate::step_matrices::StepMatrices;
 
@@ -104,22 +104,15 @@ pub fn simulate_position_lcp(
             let ja = mats.restrict(&all);
             let b: Vec<f64> =
                 ja.apply(&v_new).iter().zip(&gaps).map(|(jv, g)| jv + g / h).collect();
-            let lcp = ja
-                .delassus_lcp(b)
-                .map_err(|e| MoreauJeanError::Setup { t, message: e.to_string() })?;
-            let sol = solve_step_lcp(
+            lcp_record = Some(apply_contact_impulse(
+                &ja,
+                b,
                 solver,
-                &lcp,
-                &params.options,
-                params.on_failure,
+                (&params.options, params.on_failure),
                 (k, t),
                 &mut run.solver_failures,
-            )?;
-            let z: Vec<f64> = sol.z.iter().map(|z| z.max(0.0)).collect();
-            for (vi, dv) in v_new.iter_mut().zip(ja.impulse_velocity(&z)) {
-                *vi += dv;
-            }
-            lcp_record = Some(LcpSolveRecord::from_solution(&sol));
+                &mut v_new,
+            )?);
         }
         for i in 0..n {
             q[i] += h * v_new[i];

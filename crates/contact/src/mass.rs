@@ -418,7 +418,7 @@ impl BlockDiagonalMass {
     ///    arrays with an end sentinel.
     ///
     /// The working arrays hold `u32` indices when the row blocks and bodies fit, which halves
-    /// their memory; the temporaries (about 8 MB for the 96 256-contact lattice of the
+    /// their memory; the temporaries (about 7 MB for the 96 256-contact lattice of the
     /// assembly bench) are kept small beside the output (17 MB), because where we measured
     /// (docs/performance.md) the first touch of fresh memory costs as much as the arithmetic.
     ///

@@ -13,7 +13,7 @@
 //!
 //! ```toml
 //! name = "quick"
-//! problems = ["lcp/seed", "../shared/data/siconos-lcp/*.dat"]
+//! problems = ["lcp/seed", "verification/data/siconos-lcp/*.dat"]
 //! problem_dirs = ["my-problems"]   # optional: every supported file in the directory
 //! solvers = ["lemke", "pgs:omega=1.3"]
 //! tol = 1e-8

@@ -91,3 +91,73 @@ fn path_detection_skips_placeholders_and_code() {
     assert!(!path_like("cargo xtask verify"));
     assert_eq!(backticked("a `x` b `y/z` c"), vec!["x", "y/z"]);
 }
+
+/// Every file of the repository a clone carries (no `target/`, no `.git/`), text only.
+fn repository_text_files(dir: &Path, out: &mut Vec<PathBuf>) {
+    let Ok(entries) = std::fs::read_dir(dir) else { return };
+    for e in entries.flatten() {
+        let p = e.path();
+        let name = e.file_name().to_string_lossy().to_string();
+        if p.is_dir() {
+            if name != "target" && name != ".git" {
+                repository_text_files(&p, out);
+            }
+        } else if std::fs::read_to_string(&p).is_ok() {
+            out.push(p);
+        }
+    }
+}
+
+/// The development checkout's data folder sits beside the repository, where a user's clone has
+/// nothing: only the vendored data READMEs (which say where their copy came from) may name it.
+#[test]
+fn no_file_reads_data_from_outside_the_repository() {
+    let needle = ["..", "/shared"].concat();
+    let mut files = Vec::new();
+    repository_text_files(&root(), &mut files);
+    assert!(files.len() > 50, "found only {} files", files.len());
+    let offenders: Vec<String> = files
+        .iter()
+        .map(|p| p.strip_prefix(root()).unwrap_or(p).to_path_buf())
+        .filter(|rel| {
+            let data_readme = rel.starts_with("verification/data")
+                && rel.file_name().is_some_and(|n| n == "README.md");
+            !data_readme
+        })
+        .filter(|rel| {
+            std::fs::read_to_string(root().join(rel)).unwrap_or_default().contains(&needle)
+        })
+        .map(|rel| rel.display().to_string())
+        .collect();
+    assert!(
+        offenders.is_empty(),
+        "files that name {needle} (vendor the data instead): {offenders:?}"
+    );
+}
+
+/// The vendored external data is complete and carries its licence.
+#[test]
+fn vendored_data_is_present_with_its_licence() {
+    let data = root().join("verification/data");
+    for f in [
+        "README.md",
+        "LICENSE-APACHE-2.0",
+        "siconos-lcp/README.md",
+        "siconos-fc/README.md",
+        "fclib/README.md",
+    ] {
+        assert!(data.join(f).is_file(), "verification/data/{f} is missing");
+    }
+    let count = |dir: &str, ext: &str| {
+        std::fs::read_dir(data.join(dir))
+            .map(|d| d.flatten().filter(|e| e.file_name().to_string_lossy().ends_with(ext)).count())
+            .unwrap_or(0)
+    };
+    assert_eq!(count("siconos-lcp", ".dat"), 20, "the 20 Siconos LCP files");
+    assert_eq!(
+        count("siconos-fc", ".dat") + count("siconos-fc", ".hdf5"),
+        27,
+        "the 27 Siconos FC files"
+    );
+    assert_eq!(count("fclib", ".hdf5"), 1, "the FCLIB sample");
+}

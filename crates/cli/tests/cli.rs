@@ -6,7 +6,7 @@ use std::process::{Command, Output};
 
 use serde_json::Value;
 
-const DATA: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../../shared/data/siconos-lcp");
+const DATA: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../verification/data/siconos-lcp");
 
 /// The solver the solve tests use (registered by the lemke branch).
 const SOLVER: &str = "lemke";
@@ -15,7 +15,7 @@ fn data(name: &str) -> String {
     let dir = Path::new(DATA);
     assert!(
         dir.is_dir(),
-        "Siconos data folder missing: {} (repository expected next to shared/)",
+        "Siconos data folder missing: {} (see verification/data/README.md)",
         dir.display()
     );
     dir.join(name).to_string_lossy().into_owned()

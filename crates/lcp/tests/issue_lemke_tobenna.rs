@@ -17,7 +17,7 @@ use signorini_lcp::algorithms::lemke::{Lemke, LemkeParams};
 use signorini_lcp::{formats, LcpSolver, SolveOptions, Status};
 
 const FILE: &str =
-    concat!(env!("CARGO_MANIFEST_DIR"), "/../../../shared/data/siconos-lcp/lcp_tobenna.dat");
+    concat!(env!("CARGO_MANIFEST_DIR"), "/../../verification/data/siconos-lcp/lcp_tobenna.dat");
 
 #[test]
 fn lemke_solves_lcp_tobenna_without_cycling() {

@@ -1,4 +1,4 @@
-//! `enum`, `auto` and `diagnose` on the Siconos LCP regression set (shared/data/siconos-lcp):
+//! `enum`, `auto` and `diagnose` on the Siconos LCP regression set (verification/data/siconos-lcp):
 //! every file up to n = 20 is either solved by `enum` (each listed solution verified here) or
 //! proved to have no solution; `auto` ends every file decisively.
 
@@ -7,7 +7,7 @@ use std::path::PathBuf;
 use signorini_lcp::diagnostics::diagnose;
 use signorini_lcp::{formats, Lcp, Registry, SolveOptions, Status};
 
-const DATA: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../../shared/data/siconos-lcp");
+const DATA: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../verification/data/siconos-lcp");
 
 const FILES: [&str; 20] = [
     "lcp_CPS_1",

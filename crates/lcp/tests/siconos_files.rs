@@ -7,14 +7,13 @@ use std::path::{Path, PathBuf};
 use signorini_lcp::formats::{self, json, mtx, siconos, Format};
 use signorini_lcp::Lcp;
 
-const DATA: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../../shared/data/siconos-lcp");
+const DATA: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../verification/data/siconos-lcp");
 
 fn data_dir() -> PathBuf {
     let dir = PathBuf::from(DATA);
     assert!(
         dir.is_dir(),
-        "Siconos data folder missing: {} (the repository is expected next to shared/, \
-         see shared/data/siconos-lcp/README.md)",
+        "Siconos data folder missing: {} (see verification/data/README.md)",
         dir.display()
     );
     dir

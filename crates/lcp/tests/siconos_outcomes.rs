@@ -1,5 +1,5 @@
 //! Every registered solver on every file of the Siconos LCP regression set
-//! (shared/data/siconos-lcp), with the outcome recorded per (file, solver) name (issue 3).
+//! (verification/data/siconos-lcp), with the outcome recorded per (file, solver) name (issue 3).
 //!
 //! A row says `Solves` (status `solved`; the merit of the returned z is then recomputed here,
 //! both through `merit::evaluate` and by hand from the dense rows), `Ends(status, why)` (a run
@@ -19,7 +19,7 @@ use signorini_lcp::diagnostics::{diagnose, Diagnostics, DiagonalSign};
 use signorini_lcp::merit::evaluate;
 use signorini_lcp::{formats, Lcp, Registry, SolveError, SolveOptions, Status};
 
-const DATA: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../../shared/data/siconos-lcp");
+const DATA: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../verification/data/siconos-lcp");
 
 /// Wall-clock limit of each run (the files have n <= 40; every run takes milliseconds).
 const TIME_LIMIT: Duration = Duration::from_secs(10);

@@ -1,5 +1,5 @@
 //! The FCLIB sample problem (`lcp/fclib/local_problem_test`, cargo feature `fclib`): the
-//! frictionless normal part of `shared/data/fclib/local_problem_test.hdf5`, a local problem of
+//! frictionless normal part of `verification/data/fclib/local_problem_test.hdf5`, a local problem of
 //! 48 contacts in 3-D (a stack of boxes, mu = 0.7) from the FrictionalContactLibrary/fclib
 //! test data (Acary, Brémond, Koziara, Pérignon 2014, "FCLIB: a collection of discrete 3D
 //! Frictional Contact problems", INRIA RT-0444; Apache-2.0), read with
@@ -29,9 +29,9 @@ use super::{independent_merit, solvers, Expect, LcpCase, Run};
 use crate::case::{Case, Context};
 use crate::check::{fmt_observed, fmt_sci, Check};
 
-/// The FCLIB sample file, beside the repository in `shared/data/fclib/`.
+/// The FCLIB sample file, in `verification/data/fclib/`.
 pub fn path() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/data/fclib/local_problem_test.hdf5")
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("data/fclib/local_problem_test.hdf5")
 }
 
 const SOURCE: &str = "FCLIB test problem local_problem_test.hdf5 (FrictionalContactLibrary/fclib, \

@@ -3,7 +3,7 @@
 
 use super::{solvers, Expect, LcpCase};
 
-const SEED: &str = "signorini design card, seed examples (shared/REFERENCE.md §A)";
+const SEED: &str = "signorini design card, seed examples (docs/REFERENCE.md §A)";
 
 /// A1, A2, A3, A4.
 pub fn cases() -> Vec<LcpCase> {

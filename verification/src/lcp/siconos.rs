@@ -1,6 +1,6 @@
 //! The Siconos LCP regression set (`lcp/siconos/<file>`): the 20 files of Siconos numerics
 //! (INRIA, Apache-2.0; `numerics/src/LCP/test/data/`), read with
-//! `signorini_lcp::formats::read_problem` from `shared/data/siconos-lcp/` beside the repository.
+//! `signorini_lcp::formats::read_problem` from `verification/data/siconos-lcp/`.
 //!
 //! Siconos ships no solutions. Expected: every solvable file solved with residual <= 1e-10 by at
 //! least one solver; `lcp_Pang_isolated_sol_perturbed` has no solution (proved by `enum`);
@@ -14,7 +14,7 @@ use signorini_lcp::formats::read_problem;
 use super::{solvers, Expect, LcpCase, SolutionSet};
 
 /// The folder of the Siconos files, relative to this crate.
-pub const DATA_DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../shared/data/siconos-lcp");
+pub const DATA_DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/data/siconos-lcp");
 
 const SOURCE: &str = "Siconos numerics 4.5.0 LCP test set (Siconos, INRIA; Apache-2.0)";
 

@@ -1,10 +1,10 @@
 //! Tiny LCPs with known solution sets (`lcp/tiny/...`): an infeasible skew problem, two and
 //! three isolated solutions, and a degenerate P-matrix case with a ratio-test tie
-//! (shared/REFERENCE.md §B; derivations in each case's comment).
+//! (docs/REFERENCE.md §B; derivations in each case's comment).
 
 use super::{Expect, LcpCase, SolutionSet};
 
-const TINY: &str = "signorini reference list (shared/REFERENCE.md §B, tiny cases)";
+const TINY: &str = "signorini reference list (docs/REFERENCE.md §B, tiny cases)";
 
 /// The four tiny cases.
 pub fn cases() -> Vec<LcpCase> {

@@ -461,7 +461,7 @@ mod tests {
 
         fn sample() -> std::path::PathBuf {
             Path::new(env!("CARGO_MANIFEST_DIR"))
-                .join("../../../shared/data/fclib/local_problem_test.hdf5")
+                .join("../../verification/data/fclib/local_problem_test.hdf5")
         }
 
         #[test]

@@ -764,16 +764,10 @@ fn painleve_rod(ctx: &Context, r: &mut Recorder) {
     }
 }
 
-/// A reference scene with the simulation-only keys (`impact_law`, `impact`) dropped, as the
-/// contact crate's strict parser wants it; the cases below state the law and mode themselves.
+/// A reference scene (its simulation keys `impact_law` and `impact` are kept by the parser and
+/// unused here: the cases below state the law and mode themselves).
 fn scene_model(text: &str) -> Result<SceneModel, String> {
-    let kept: Vec<&str> = text
-        .lines()
-        .filter(|l| {
-            !(l.trim_start().starts_with("impact_law") || l.trim_start().starts_with("impact "))
-        })
-        .collect();
-    let scene = Scene::from_toml_str(&kept.join("\n")).map_err(|e| e.to_string())?;
+    let scene = Scene::from_toml_str(text).map_err(|e| e.to_string())?;
     SceneModel::new(scene).map_err(|e| e.to_string())
 }
 

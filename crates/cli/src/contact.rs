@@ -34,14 +34,10 @@ pub struct ContactArgs {
     pub json: bool,
 }
 
-/// Reads and validates a scene (the simulation keys `material.impact_law` and
-/// `material.impact` are accepted and ignored); the error names the file and the key.
+/// Reads and validates a scene with the contact crate's parser (the simulation keys
+/// `material.impact_law` and `material.impact` are kept as written and ignored by assembly);
+/// the error names the file, and for TOML the line and key.
 pub fn read_scene(path: &Path) -> Result<Scene, CliError> {
-    Ok(crate::simulate::read_scene_with_impact_keys(path)?.0)
-}
-
-/// Reads a scene with the contact crate's parser alone.
-pub fn read_scene_strict(path: &Path) -> Result<Scene, CliError> {
     Scene::from_path(path).map_err(|e| scene_error(path, &e))
 }
 

@@ -93,71 +93,27 @@ pub struct SimulationScene {
     pub impact_law_given: bool,
 }
 
-fn take_key(table: Option<&mut serde_json::Map<String, Value>>, key: &str) -> Option<Value> {
-    table.and_then(|t| t.remove(key))
-}
-
-/// Reads a scene file with the simulation keys `material.impact_law` and `material.impact`
-/// taken out (returned as given, unvalidated), so that the contact crate's strict parser
-/// accepts the rest; `signorini contact` ignores the two keys.
-pub fn read_scene_with_impact_keys(
-    path: &Path,
-) -> Result<(Scene, Option<Value>, Option<Value>), CliError> {
-    let shown = path.display().to_string();
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| CliError(format!("{shown}: cannot read scene file: {e}")))?;
-    let is_json = path.extension().and_then(|e| e.to_str()) == Some("json");
-    let parsed: Result<Value, String> = if is_json {
-        serde_json::from_str(&text).map_err(|e| format!("JSON error: {e}"))
-    } else {
-        toml::from_str::<toml::Value>(&text)
-            .map_err(|e| format!("TOML error: {e}"))
-            .and_then(|t| serde_json::to_value(t).map_err(|e| e.to_string()))
-    };
-    // Syntax errors: let the contact crate's reader word them (with line numbers).
-    let Ok(mut value) = parsed else {
-        return Ok((crate::contact::read_scene_strict(path)?, None, None));
-    };
-    let mut material = value.get_mut("material").and_then(Value::as_object_mut);
-    let law = take_key(material.as_deref_mut(), "impact_law");
-    let mode = take_key(material, "impact");
-    let scene = if law.is_none() && mode.is_none() {
-        crate::contact::read_scene_strict(path)?
-    } else {
-        let rest = serde_json::to_string(&value).map_err(|e| CliError(format!("{shown}: {e}")))?;
-        Scene::from_json_str(&rest).map_err(|e| CliError(format!("{shown}: {e}")))?
-    };
-    Ok((scene, law, mode))
-}
-
 /// Reads a scene file for `simulate`; `material.impact_law` is newton | poisson | inelastic and
 /// `material.impact` simultaneous | sequential. Which scheme takes which is checked by
 /// [`check_impact_support`] once the scheme is known.
 pub fn read_simulation_scene(path: &Path) -> Result<SimulationScene, CliError> {
     let shown = path.display().to_string();
-    let (scene, law, mode) = read_scene_with_impact_keys(path)?;
-    let key_error = |key: &str, v: &Value, e: String| {
-        CliError(format!("{shown}: key `material.{key}`: {v}: {e}"))
+    let scene = crate::contact::read_scene(path)?;
+    let key_error = |key: &str, v: &str, e: String| {
+        CliError(format!("{shown}: key `material.{key}`: \"{v}\": {e}"))
     };
-    let impact_law = match &law {
+    let impact_law = match &scene.material.impact_law {
         None => ImpactLaw::Newton,
         Some(v) => {
-            let name = v.as_str().ok_or_else(|| {
-                key_error("impact_law", v, "expected a string: newton, poisson or inelastic".into())
-            })?;
-            ImpactLaw::from_name(name).map_err(|e| key_error("impact_law", v, e.to_string()))?
+            ImpactLaw::from_name(v).map_err(|e| key_error("impact_law", v, e.to_string()))?
         }
     };
-    let impact_mode = match &mode {
+    let impact_mode = match &scene.material.impact {
         None => ImpactMode::Simultaneous,
-        Some(v) => {
-            let name = v.as_str().ok_or_else(|| {
-                key_error("impact", v, "expected a string: simultaneous or sequential".into())
-            })?;
-            ImpactMode::from_name(name).map_err(|e| key_error("impact", v, e.to_string()))?
-        }
+        Some(v) => ImpactMode::from_name(v).map_err(|e| key_error("impact", v, e.to_string()))?,
     };
-    Ok(SimulationScene { scene, impact_law, impact_mode, impact_law_given: law.is_some() })
+    let impact_law_given = scene.material.impact_law.is_some();
+    Ok(SimulationScene { scene, impact_law, impact_mode, impact_law_given })
 }
 
 fn scheme_kind(scheme: &str) -> SchemeKind {
@@ -277,7 +233,8 @@ pub fn run(args: &SimulateArgs) -> Result<Done, CliError> {
     };
     outcome.notes = notes;
     if let Some(out) = &args.out {
-        let csv = to_csv(&model, &outcome.rows);
+        let csv = to_csv(&model, &outcome.rows)
+            .map_err(|e| CliError(format!("{}: cannot write CSV: {e}", out.display())))?;
         std::fs::write(out, csv)
             .map_err(|e| CliError(format!("{}: cannot write: {e}", out.display())))?;
     }
@@ -710,26 +667,25 @@ fn body_state(model: &SceneModel, q: &[f64], v: &[f64]) -> Vec<(String, Vec<(Str
         .collect()
 }
 
-fn to_csv(model: &SceneModel, rows: &[Row]) -> String {
-    let mut s = String::from("t");
+/// The trajectory as RFC 4180 CSV: `t`, then `<body>.<coordinate>` per column (a body name with
+/// a comma or a quote is quoted, so every row has as many fields as the header).
+fn to_csv(model: &SceneModel, rows: &[Row]) -> Result<Vec<u8>, csv::Error> {
+    let mut w = csv::Writer::from_writer(Vec::new());
+    let mut header = vec!["t".to_string()];
     if let Some(first) = rows.first() {
         for (name, cols) in body_state(model, &first.q, &first.v) {
-            for (c, _) in cols {
-                let _ = write!(s, ",{name}.{c}");
-            }
+            header.extend(cols.into_iter().map(|(c, _)| format!("{name}.{c}")));
         }
     }
-    s.push('\n');
+    w.write_record(&header)?;
     for r in rows {
-        let _ = write!(s, "{:.17e}", r.t);
+        let mut record = vec![format!("{:.17e}", r.t)];
         for (_, cols) in body_state(model, &r.q, &r.v) {
-            for (_, x) in cols {
-                let _ = write!(s, ",{x:.17e}");
-            }
+            record.extend(cols.into_iter().map(|(_, x)| format!("{x:.17e}")));
         }
-        s.push('\n');
+        w.write_record(&record)?;
     }
-    s
+    w.into_inner().map_err(|e| e.into_error().into())
 }
 
 fn final_state(model: &SceneModel, outcome: &Outcome) -> Value {

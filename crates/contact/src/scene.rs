@@ -24,11 +24,24 @@ pub struct Material {
     pub stiffness: Option<f64>,
     /// Damping coefficient c >= 0 in N s/m, compliant models only (default 0).
     pub damping: f64,
+    /// Simulation key `impact_law` as written (`newton`, `poisson`, `inelastic`): kept for the
+    /// time steppers of signorini-integrators, which validate it; assembly ignores it.
+    pub impact_law: Option<String>,
+    /// Simulation key `impact` as written (`simultaneous`, `sequential`): kept for
+    /// signorini-integrators, which validates it; assembly ignores it.
+    pub impact: Option<String>,
 }
 
 impl Default for Material {
     fn default() -> Self {
-        Self { restitution: 0.0, friction: 0.0, stiffness: None, damping: 0.0 }
+        Self {
+            restitution: 0.0,
+            friction: 0.0,
+            stiffness: None,
+            damping: 0.0,
+            impact_law: None,
+            impact: None,
+        }
     }
 }
 
@@ -83,7 +96,7 @@ impl Scene {
         let file: SceneFile = toml::from_str(text).map_err(|e| SceneError::Parse {
             path: None,
             format: "TOML",
-            message: e.to_string(),
+            message: toml_message(text, &e),
         })?;
         file.validate()
     }
@@ -125,6 +138,8 @@ struct MaterialFile {
     friction: Option<f64>,
     stiffness: Option<f64>,
     damping: Option<f64>,
+    impact_law: Option<String>,
+    impact: Option<String>,
 }
 
 #[derive(Debug, Clone, Deserialize)]
@@ -199,6 +214,21 @@ fn nonnegative(body: Option<&str>, key: &str, v: f64) -> Result<f64, SceneError>
     }
 }
 
+/// A TOML error as `line L, column C: message` (1-based, from the error's byte span), without
+/// the multi-line source excerpt toml's `Display` draws.
+fn toml_message(text: &str, e: &toml::de::Error) -> String {
+    let message = e.message().trim().replace('\n', " ");
+    match e.span() {
+        Some(span) => {
+            let before = text.get(..span.start).unwrap_or(text);
+            let line = before.matches('\n').count() + 1;
+            let column = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
+            format!("line {line}, column {column}: {message}")
+        }
+        None => message,
+    }
+}
+
 impl SceneFile {
     fn validate(self) -> Result<Scene, SceneError> {
         let dimension = match self.dimension {
@@ -231,6 +261,8 @@ impl SceneFile {
                         .map(|k| nonnegative(None, "material.stiffness", k))
                         .transpose()?,
                     damping: nonnegative(None, "material.damping", m.damping.unwrap_or(0.0))?,
+                    impact_law: m.impact_law,
+                    impact: m.impact,
                 }
             }
             None => Material::default(),

@@ -29,7 +29,8 @@ impl CheckStatus {
 
 impl std::fmt::Display for CheckStatus {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
+        // `pad`, not `write_str`: table columns (`{:<16}`) rely on width and alignment.
+        f.pad(self.as_str())
     }
 }
 
@@ -182,6 +183,15 @@ mod tests {
         assert!(!s.ok());
         a.status = CheckStatus::ExpectedFailure;
         assert!(Summary::of(&[a]).ok());
+    }
+
+    /// Issue 12: the `verify` table printed `{:<16}` of a status whose `Display` ignored the
+    /// width, so the status column was ragged.
+    #[test]
+    fn issue_12_status_honours_the_column_width() {
+        assert_eq!(format!("[{:<16}]", CheckStatus::Pass), "[pass            ]");
+        assert_eq!(format!("[{:>6}]", CheckStatus::Fail), "[  fail]");
+        assert_eq!(format!("[{:<9}]", signorini_lcp::Status::Solved), "[solved   ]");
     }
 
     #[test]

@@ -75,11 +75,23 @@ pub fn run_cases_with_plots(
     cases: &[Box<dyn Case>],
     selection: &Selection,
 ) -> (Vec<Check>, Vec<(String, plot::LogLogPlot)>) {
+    run_cases_with_progress(ctx, cases, selection, &mut |_| {})
+}
+
+/// [`run_cases_with_plots`] that calls `done(case_id)` after each selected case (for a
+/// progress bar).
+pub fn run_cases_with_progress(
+    ctx: &Context,
+    cases: &[Box<dyn Case>],
+    selection: &Selection,
+    done: &mut dyn FnMut(&str),
+) -> (Vec<Check>, Vec<(String, plot::LogLogPlot)>) {
     let (mut checks, mut plots) = (Vec::new(), Vec::new());
     for case in cases.iter().filter(|c| selection.takes(c.as_ref())) {
         let (c, p) = case.run_with_plots(ctx);
         checks.extend(c);
         plots.extend(p);
+        done(case.id());
     }
     expected_failures::apply(&mut checks, expected_failures::TABLE);
     (checks, plots)

@@ -161,3 +161,75 @@ fn vendored_data_is_present_with_its_licence() {
     );
     assert_eq!(count("fclib", ".hdf5"), 1, "the FCLIB sample");
 }
+
+/// Every `.rs` file of one workspace member (its src/, tests/, benches/, examples/, bin/).
+fn member_sources(member: &Path) -> String {
+    let mut files = Vec::new();
+    rust_files(member, &mut files);
+    files
+        .iter()
+        .map(|p| std::fs::read_to_string(p).unwrap_or_default())
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+fn is_ident_char(c: char) -> bool {
+    c.is_alphanumeric() || c == '_'
+}
+
+/// True when `code` names the crate `ident` as a path (`ident::`) or in `use ident` /
+/// `extern crate ident`, with identifier boundaries (so `approximate` is not `approx`).
+fn mentions_crate(code: &str, ident: &str) -> bool {
+    code.match_indices(ident).any(|(at, _)| {
+        let before = &code[..at];
+        let after = &code[at + ident.len()..];
+        if before.chars().next_back().is_some_and(is_ident_char) {
+            return false;
+        }
+        let path = after.starts_with("::");
+        let ends = !after.chars().next().is_some_and(is_ident_char);
+        let used = before.ends_with("use ") || before.ends_with("extern crate ");
+        path || (ends && used)
+    })
+}
+
+#[test]
+fn crate_mentions_respect_identifier_boundaries() {
+    assert!(mentions_crate("use approx::assert_relative_eq;", "approx"));
+    assert!(mentions_crate("x = serde_json::to_string(&v)", "serde_json"));
+    assert!(!mentions_crate("because approximate minimum degree", "approx"));
+    assert!(!mentions_crate("my_serde::x", "serde"));
+    assert!(!mentions_crate("use serde_json::Value;", "serde"));
+}
+
+/// Declared dependencies whose crate name never appears in the member's code (`name::` or
+/// `use name`): what `cargo machete` finds, checked without installing it.
+#[test]
+fn every_declared_dependency_is_used() {
+    let manifest: toml::Value =
+        toml::from_str(&std::fs::read_to_string(root().join("Cargo.toml")).unwrap_or_default())
+            .expect("workspace Cargo.toml parses");
+    let members: Vec<String> = manifest["workspace"]["members"]
+        .as_array()
+        .expect("members")
+        .iter()
+        .filter_map(|m| m.as_str().map(str::to_owned))
+        .collect();
+    assert!(members.len() >= 8, "members: {members:?}");
+    let mut unused = Vec::new();
+    for member in &members {
+        let dir = root().join(member);
+        let text = std::fs::read_to_string(dir.join("Cargo.toml")).unwrap_or_default();
+        let cargo: toml::Value = toml::from_str(&text).expect("member Cargo.toml parses");
+        let code = member_sources(&dir);
+        for table in ["dependencies", "dev-dependencies", "build-dependencies"] {
+            let Some(deps) = cargo.get(table).and_then(toml::Value::as_table) else { continue };
+            for name in deps.keys() {
+                if !mentions_crate(&code, &name.replace('-', "_")) {
+                    unused.push(format!("{member}: [{table}] {name}"));
+                }
+            }
+        }
+    }
+    assert!(unused.is_empty(), "declared but unused dependencies: {unused:#?}");
+}

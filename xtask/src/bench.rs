@@ -8,25 +8,22 @@ use std::time::SystemTime;
 
 use signorini_verification::report::run_id;
 
-pub fn main(args: &[String]) -> Result<ExitCode, String> {
-    let mut quick = false;
-    let mut peers = false;
-    let mut profile = "release".to_string();
-    let mut it = args.iter();
-    while let Some(a) = it.next() {
-        match a.as_str() {
-            "--quick" => quick = true,
-            "--peers" => peers = true,
-            "--profile" => {
-                profile = it.next().ok_or("--profile needs a cargo profile name")?.clone()
-            }
-            other => {
-                return Err(format!(
-                "bench: unknown argument `{other}`; usage: bench [--quick] [--peers [--profile P]]"
-            ))
-            }
-        }
-    }
+/// Arguments of `cargo xtask bench`.
+#[derive(Debug, clap::Args)]
+pub struct BenchArgs {
+    /// Short runs (criterion's `--quick`; fewer sizes for the peers run).
+    #[arg(long)]
+    pub quick: bool,
+    /// Side-by-side run against Siconos, Drake and clarabel on the same problem files.
+    #[arg(long)]
+    pub peers: bool,
+    /// Cargo profile of the peers binary.
+    #[arg(long, value_name = "P", default_value = "release", requires = "peers")]
+    pub profile: String,
+}
+
+pub fn main(args: BenchArgs) -> Result<ExitCode, String> {
+    let BenchArgs { quick, peers, profile } = args;
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
     let root = super::workspace_root();
     let mut cmd = Command::new(&cargo);

@@ -9,24 +9,19 @@ use std::time::SystemTime;
 use signorini_verification::report::run_id;
 use signorini_verification::study::{merge, read_result, success_rates, write_study};
 
-pub fn main(args: &[String]) -> Result<ExitCode, String> {
-    let mut dirs = Vec::new();
-    let mut out = None;
-    let mut it = args.iter();
-    while let Some(a) = it.next() {
-        match a.as_str() {
-            "--out" => out = Some(PathBuf::from(it.next().ok_or("--out needs a DIR")?)),
-            s if !s.starts_with("--") => dirs.push(PathBuf::from(s)),
-            other => {
-                return Err(format!(
-                    "merge: unknown argument `{other}`; usage: merge DIR... [--out DIR]"
-                ))
-            }
-        }
-    }
-    if dirs.is_empty() {
-        return Err("merge: no shard folders given; usage: merge DIR... [--out DIR]".into());
-    }
+/// Arguments of `cargo xtask merge`.
+#[derive(Debug, clap::Args)]
+pub struct MergeArgs {
+    /// Shard folders, each holding a results.json from `cargo xtask study --shard K/N`.
+    #[arg(required = true, value_name = "DIR")]
+    pub dirs: Vec<PathBuf>,
+    /// Output folder (default target/study/<name>-<run-id>-merged).
+    #[arg(long, value_name = "DIR")]
+    pub out: Option<PathBuf>,
+}
+
+pub fn main(args: MergeArgs) -> Result<ExitCode, String> {
+    let MergeArgs { dirs, out } = args;
     let parts = dirs
         .iter()
         .map(|d| read_result(d))

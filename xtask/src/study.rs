@@ -5,7 +5,6 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::SystemTime;
 
-use indicatif::{ProgressBar, ProgressStyle};
 use signorini_lcp::Registry;
 use signorini_verification::case::default_threads;
 use signorini_verification::report::run_id;
@@ -14,50 +13,40 @@ use signorini_verification::study::{
 };
 use signorini_verification::Provenance;
 
-const USAGE: &str = "usage: study FILE.toml [--shard K/N] [--out DIR] [--threads T]";
+/// Arguments of `cargo xtask study`.
+#[derive(Debug, clap::Args)]
+pub struct StudyArgs {
+    /// The study file (TOML: name, problems, solvers, tol, time_limit).
+    pub file: PathBuf,
+    /// Run only shard K of N (1-based), for a cluster array job; merge the shards afterwards.
+    #[arg(long, value_name = "K/N", value_parser = shard)]
+    pub shard: Option<(usize, usize)>,
+    /// Output folder (default target/study/<name>-<run-id>[-shardKofN]).
+    #[arg(long, value_name = "DIR")]
+    pub out: Option<PathBuf>,
+    /// Worker threads (default: the verification default thread count).
+    #[arg(long, value_name = "T", value_parser = clap::value_parser!(u64).range(1..=1024))]
+    pub threads: Option<u64>,
+}
 
-pub fn main(args: &[String]) -> Result<ExitCode, String> {
-    let mut file = None;
-    let mut shard = None;
-    let mut out = None;
-    let mut threads = default_threads();
-    let mut it = args.iter();
-    while let Some(a) = it.next() {
-        match a.as_str() {
-            "--shard" => {
-                let v = it.next().ok_or("--shard needs K/N")?;
-                shard = Some(parse_shard(v).map_err(|e| e.to_string())?);
-            }
-            "--out" => out = Some(PathBuf::from(it.next().ok_or("--out needs a DIR")?)),
-            "--threads" => {
-                let v = it.next().ok_or("--threads needs a count")?;
-                threads = v
-                    .parse()
-                    .ok()
-                    .filter(|&t: &usize| t >= 1)
-                    .ok_or_else(|| format!("--threads `{v}`: expected a positive integer"))?;
-            }
-            s if !s.starts_with("--") && file.is_none() => file = Some(PathBuf::from(s)),
-            other => return Err(format!("study: unexpected argument `{other}`; {USAGE}")),
-        }
-    }
-    let file = file.ok_or_else(|| format!("study: no study file; {USAGE}"))?;
+fn shard(text: &str) -> Result<(usize, usize), String> {
+    parse_shard(text).map_err(|e| e.to_string())
+}
+
+pub fn main(args: StudyArgs) -> Result<ExitCode, String> {
+    let StudyArgs { file, shard, out, threads } = args;
+    let threads = threads.map_or_else(default_threads, |t| t as usize);
     let spec = StudySpec::read(&file).map_err(|e| e.to_string())?;
     let root = super::workspace_root();
     let problems = expand_problems(&spec, &root).map_err(|e| e.to_string())?;
     let total = problems.len() * spec.solvers.len();
     let mine = shard_indices(total, shard).len();
-    let command = format!("cargo xtask study {}", args.join(" "));
+    let command = std::iter::once("cargo xtask".to_string())
+        .chain(std::env::args().skip(1))
+        .collect::<Vec<_>>()
+        .join(" ");
     let provenance = Provenance::collect(&root, threads, Vec::new(), &command);
-    let bar = ProgressBar::new(mine as u64);
-    bar.set_style(
-        ProgressStyle::with_template(
-            "{prefix} [{bar:40}] {pos}/{len} cases, {elapsed} ({eta} left)",
-        )
-        .map_err(|e| e.to_string())?
-        .progress_chars("=> "),
-    );
-    bar.set_prefix(spec.name.clone());
+    let bar = super::progress::bar(mine as u64, &spec.name, "cases")?;
     let tick = || bar.inc(1);
     let result =
         run_study(&spec, problems, &Registry::builtin(), shard, threads, provenance, &tick)

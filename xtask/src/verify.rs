@@ -1,7 +1,7 @@
 //! `cargo xtask verify [--quick] [--filter PATTERN] [--out DIR] [--problems DIR]...`: runs the
 //! reference cases of signorini-verification (and, in the full run, the external-solver example
 //! crate; with `--problems`, every problem file of the directories), prints the summary table
-//! and writes the report.
+//! and writes the report, with a progress bar on a terminal.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -9,46 +9,30 @@ use std::time::SystemTime;
 
 use signorini_verification::report::run_id;
 use signorini_verification::{
-    all_cases, problem_dir, run_cases_with_plots, seeds_of, write_report, Case, Check, Context,
+    all_cases, problem_dir, run_cases_with_progress, seeds_of, write_report, Case, Check, Context,
     Provenance, Report, Selection,
 };
 
-const USAGE: &str = "usage: verify [--quick] [--filter PATTERN] [--out DIR] [--problems DIR]...";
-
-struct Args {
-    selection: Selection,
-    out: Option<PathBuf>,
-    problems: Vec<PathBuf>,
+/// Arguments of `cargo xtask verify`.
+#[derive(Debug, clap::Args)]
+pub struct VerifyArgs {
+    /// Run the subset CI runs (no large random cases, no external-solver crate).
+    #[arg(long)]
+    pub quick: bool,
+    /// Select case ids: a substring, `*` matching any run of characters.
+    #[arg(long, value_name = "PATTERN")]
+    pub filter: Option<String>,
+    /// Folder for report.md, results.json and plots/ (default target/verify/<run-id>).
+    #[arg(long, value_name = "DIR")]
+    pub out: Option<PathBuf>,
+    /// Add every problem file in DIR (.json, .dat, .mtx pairs, .hdf5 FCLIB) as a case
+    /// lcp/user/<file>; repeatable.
+    #[arg(long, value_name = "DIR")]
+    pub problems: Vec<PathBuf>,
 }
 
-fn parse(args: &[String]) -> Result<Args, String> {
-    let mut selection = Selection::default();
-    let mut out = None;
-    let mut problems = Vec::new();
-    let mut it = args.iter();
-    while let Some(a) = it.next() {
-        match a.as_str() {
-            "--quick" => selection.quick = true,
-            "--filter" => {
-                let v = it.next().ok_or("--filter needs a PATTERN")?;
-                selection.filter = Some(v.clone());
-            }
-            "--out" => {
-                let v = it.next().ok_or("--out needs a DIR")?;
-                out = Some(PathBuf::from(v));
-            }
-            "--problems" => {
-                let v = it.next().ok_or("--problems needs a DIR")?;
-                problems.push(PathBuf::from(v));
-            }
-            other => return Err(format!("verify: unknown argument `{other}`; {USAGE}")),
-        }
-    }
-    Ok(Args { selection, out, problems })
-}
-
-pub fn main(args: &[String]) -> Result<ExitCode, String> {
-    let args = parse(args)?;
+pub fn main(args: VerifyArgs) -> Result<ExitCode, String> {
+    let selection = Selection { quick: args.quick, filter: args.filter.clone() };
     let ctx = Context::builtin();
     let root = super::workspace_root();
     let mut cases = all_cases();
@@ -59,15 +43,21 @@ pub fn main(args: &[String]) -> Result<ExitCode, String> {
             cases.push(Box::new(c));
         }
     }
-    let (checks, plots) = run_cases_with_plots(&ctx, &cases, &args.selection);
+    let total = cases.iter().filter(|c| selection.takes(c.as_ref())).count();
+    let bar = super::progress::bar(total as u64, "verify", "cases")?;
+    let (checks, plots) = run_cases_with_progress(&ctx, &cases, &selection, &mut |id| {
+        bar.set_message(id.to_string());
+        bar.inc(1);
+    });
+    bar.finish_and_clear();
     if checks.is_empty() {
         return Err("no case matches the selection".into());
     }
     let now = SystemTime::now();
     let id = run_id(now);
-    let selection = describe(&args);
+    let described = describe(&args);
     let provenance =
-        Provenance::collect(&root, ctx.threads, seeds_of(&cases, &args.selection), &selection);
+        Provenance::collect(&root, ctx.threads, seeds_of(&cases, &selection), &described);
     let mut report = Report::new(id.clone(), provenance, checks);
     report.plots = plots;
     print_table(&report.checks);
@@ -84,13 +74,12 @@ pub fn main(args: &[String]) -> Result<ExitCode, String> {
     Ok(if s.ok() { ExitCode::SUCCESS } else { ExitCode::from(1) })
 }
 
-fn describe(args: &Args) -> String {
-    let s = &args.selection;
+fn describe(args: &VerifyArgs) -> String {
     let mut parts = vec!["verify".to_string()];
-    if s.quick {
+    if args.quick {
         parts.push("--quick".into());
     }
-    if let Some(f) = &s.filter {
+    if let Some(f) = &args.filter {
         parts.push(format!("--filter {f}"));
     }
     for d in &args.problems {

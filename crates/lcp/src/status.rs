@@ -57,7 +57,8 @@ impl Status {
 
 impl std::fmt::Display for Status {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
+        // `pad`, not `write_str`: table columns (`{:<16}`) rely on width and alignment.
+        f.pad(self.as_str())
     }
 }
 

@@ -367,7 +367,13 @@ pub fn shard_indices(total: usize, shard: Option<(usize, usize)>) -> Vec<usize> 
     }
 }
 
-fn solve_one(registry: &Registry, spec: &StudySpec, problems: &[ProblemRef], index: usize) -> Row {
+fn solve_one(
+    registry: &Registry,
+    spec: &StudySpec,
+    problems: &[ProblemRef],
+    loaded: &[Option<Result<Lcp, String>>],
+    index: usize,
+) -> Row {
     let ns = spec.solvers.len();
     let (p, s) = (&problems[index / ns], &spec.solvers[index % ns]);
     let mut row = Row {
@@ -381,10 +387,14 @@ fn solve_one(registry: &Registry, spec: &StudySpec, problems: &[ProblemRef], ind
         seconds: 0.0,
         error: None,
     };
-    let lcp = match p.load() {
-        Ok(l) => l,
-        Err(e) => {
-            row.error = Some(e);
+    let lcp = match &loaded[index / ns] {
+        Some(Ok(l)) => l,
+        Some(Err(e)) => {
+            row.error = Some(e.clone());
+            return row;
+        }
+        None => {
+            row.error = Some("problem not loaded (internal: outside this shard)".into());
             return row;
         }
     };
@@ -402,7 +412,7 @@ fn solve_one(registry: &Registry, spec: &StudySpec, problems: &[ProblemRef], ind
         time_limit: Some(Duration::from_secs_f64(spec.time_limit)),
         ..SolveOptions::default()
     };
-    match solver.solve(&lcp, &options, None) {
+    match solver.solve(lcp, &options, None) {
         Ok(sol) => {
             row.status = sol.status.to_string();
             row.iterations = sol.iterations;
@@ -448,18 +458,43 @@ pub fn run_study(
     provenance: Provenance,
     progress: &(dyn Fn() + Sync),
 ) -> Result<StudyResult, StudyError> {
+    let load = |p: &ProblemRef| p.load();
+    run_study_with_loader(spec, problems, registry, shard, threads, provenance, progress, &load)
+}
+
+/// [`run_study`] with the problem loader given: each problem the shard needs is loaded exactly
+/// once (in parallel), then every solver of the study runs on that one copy.
+#[allow(clippy::too_many_arguments)]
+pub fn run_study_with_loader(
+    spec: &StudySpec,
+    problems: Vec<ProblemRef>,
+    registry: &Registry,
+    shard: Option<(usize, usize)>,
+    threads: usize,
+    provenance: Provenance,
+    progress: &(dyn Fn() + Sync),
+    load: &(dyn Fn(&ProblemRef) -> Result<Lcp, String> + Sync),
+) -> Result<StudyResult, StudyError> {
     spec.validate()?;
-    let total = problems.len() * spec.solvers.len();
+    let ns = spec.solvers.len();
+    let total = problems.len() * ns;
     let indices = shard_indices(total, shard);
+    let mut needed = vec![false; problems.len()];
+    for &i in &indices {
+        needed[i / ns] = true;
+    }
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads.max(1))
         .build()
         .map_err(|e| StudyError::Output { path: "rayon pool".into(), message: e.to_string() })?;
+    let loaded: Vec<Option<Result<Lcp, String>>> = pool.install(|| {
+        problems.par_iter().zip(&needed).map(|(p, &need)| need.then(|| load(p))).collect()
+    });
     let rows: Vec<Row> = pool.install(|| {
         indices
             .par_iter()
             .map(|&i| {
-                let r = solve_one(registry, spec, &problems, i);
+                let r = solve_one(registry, spec, &problems, &loaded, i);
                 progress();
                 r
             })
@@ -842,6 +877,58 @@ mod tests {
             other => panic!("expected Unreadable, got {other:?}"),
         }
         std::fs::remove_dir_all(&dir).ok();
+    }
+
+    /// Issue 12: every (problem, solver) pair loaded its problem again (and the registry
+    /// generated the large Delassus cases on every load). Now each problem a shard needs is
+    /// loaded once, whatever the number of solvers.
+    #[test]
+    fn issue_12_each_problem_is_loaded_once_per_study() {
+        let text = "problems = [\"lcp/seed/a1\", \"lcp/seed/a3\", \"lcp/tiny\"]\n\
+                    solvers = [\"lemke\", \"pgs\", \"newton-fb\"]\ntol = 1e-8\ntime_limit = 1.0\n";
+        let spec = StudySpec::parse(text, "t").expect("valid study");
+        let problems = expand_problems(&spec, Path::new(".")).expect("registry problems");
+        assert!(problems.len() >= 3, "{problems:?}");
+        let loads: Vec<std::sync::atomic::AtomicUsize> =
+            problems.iter().map(|_| std::sync::atomic::AtomicUsize::new(0)).collect();
+        let load = |p: &ProblemRef| {
+            let k = problems.iter().position(|q| q == p).expect("a study problem");
+            loads[k].fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+            p.load()
+        };
+        let provenance = Provenance::collect(Path::new("."), 1, Vec::new(), "test");
+        let r = run_study_with_loader(
+            &spec,
+            problems.clone(),
+            &Registry::builtin(),
+            None,
+            2,
+            provenance,
+            &|| {},
+            &load,
+        )
+        .expect("study runs");
+        assert_eq!(r.rows.len(), problems.len() * 3);
+        let counts: Vec<usize> =
+            loads.iter().map(|c| c.load(std::sync::atomic::Ordering::SeqCst)).collect();
+        assert!(counts.iter().all(|&c| c == 1), "loads per problem: {counts:?}");
+        // A shard loads only the problems its cases need.
+        loads.iter().for_each(|c| c.store(0, std::sync::atomic::Ordering::SeqCst));
+        let provenance = Provenance::collect(Path::new("."), 1, Vec::new(), "test");
+        run_study_with_loader(
+            &spec,
+            problems.clone(),
+            &Registry::builtin(),
+            Some((1, problems.len() * 3)),
+            1,
+            provenance,
+            &|| {},
+            &load,
+        )
+        .expect("shard runs");
+        let counts: Vec<usize> =
+            loads.iter().map(|c| c.load(std::sync::atomic::Ordering::SeqCst)).collect();
+        assert_eq!(counts.iter().sum::<usize>(), 1, "one case, one load: {counts:?}");
     }
 
     #[test]

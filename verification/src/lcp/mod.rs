@@ -131,7 +131,10 @@ impl Expect {
 
 /// An expected z computed at most once, on first use.
 #[derive(Clone)]
-pub struct LazyPoint(Arc<LazyLock<Vec<f64>, Box<dyn FnOnce() -> Vec<f64> + Send>>>);
+pub struct LazyPoint(Arc<LazyLock<Vec<f64>, ComputePoint>>);
+
+/// The computation behind a [`LazyPoint`].
+type ComputePoint = Box<dyn FnOnce() -> Vec<f64> + Send>;
 
 impl LazyPoint {
     /// z* from `compute`, run on first use.

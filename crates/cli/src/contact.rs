@@ -12,8 +12,21 @@ use crate::error::CliError;
 use crate::solve::build_solver;
 use crate::Done;
 
+/// Shown under the command's `--help`.
+const CONTACT_HELP: &str = "\
+JSON output (--json), one object:
+  level, n_contacts, contacts ([{body_a, body_b, point, normal, gap}]), W ({n, row, col, val}),
+  b, status, solver, residual, reactions, sliding_speeds (with friction),
+  normal_accelerations (acceleration level), normal_velocities (velocity and position level)
+
+Exit codes:
+  0  the contact LCP was solved
+  1  the solver ended with another status
+  2  bad input or usage: one line on stderr naming the file, the line and key where known";
+
 /// Arguments of `signorini contact`.
 #[derive(Debug, clap::Args)]
+#[command(after_help = CONTACT_HELP)]
 pub struct ContactArgs {
     /// Scene file (.toml or .json; schema in docs/contact-scenes.md).
     pub scene: PathBuf,

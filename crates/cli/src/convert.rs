@@ -8,8 +8,15 @@ use signorini_lcp::formats::{self, Format};
 use crate::error::CliError;
 use crate::Done;
 
+/// Shown under the command's `--help`.
+const CONVERT_HELP: &str = "\
+Exit codes:
+  0  written
+  2  bad input or usage: one line on stderr naming the file and what is wrong";
+
 /// Arguments of `signorini convert`.
 #[derive(Debug, clap::Args)]
+#[command(after_help = CONVERT_HELP)]
 pub struct ConvertArgs {
     /// Input problem (.json, .dat, .mtx, or a directory holding M.mtx + q.mtx).
     pub input: PathBuf,

@@ -12,8 +12,19 @@ use signorini_lcp::formats::{self, Format};
 use crate::error::CliError;
 use crate::Done;
 
+/// Shown under the command's `--help`.
+const INFO_HELP: &str = "\
+JSON output (--json), one object:
+  name, storage (dense | sparse), n, nnz, symmetric, definiteness, p_matrix, z_matrix,
+  diagonal, copositive_plus_sufficient, min_eigenvalue_sym
+
+Exit codes:
+  0  the file was read and described
+  2  bad input or usage: one line on stderr naming the file and what is wrong";
+
 /// Arguments of `signorini info`.
 #[derive(Debug, clap::Args)]
+#[command(after_help = INFO_HELP)]
 pub struct InfoArgs {
     /// Problem file (.json, .dat, .mtx, or a directory holding M.mtx + q.mtx).
     pub file: PathBuf,

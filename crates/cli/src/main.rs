@@ -10,6 +10,7 @@ mod error;
 mod info;
 mod simulate;
 mod solve;
+mod solvers;
 
 use std::io::Write;
 use std::process::ExitCode;
@@ -18,9 +19,16 @@ use clap::{Parser, Subcommand};
 
 use crate::error::CliError;
 
+/// Exit codes, shown under every command's `--help`.
+const EXIT_CODES: &str = "\
+Exit codes:
+  0  solved (or the command did what it was asked)
+  1  a solve ended with another status (max_iterations, infeasible, numerical_failure, ...)
+  2  bad input or usage: one line on stderr naming the file and what is wrong";
+
 /// Research-grade solvers for linear complementarity problems and unilateral contact.
 #[derive(Debug, Parser)]
-#[command(name = "signorini", version, about, propagate_version = true)]
+#[command(name = "signorini", version, about, propagate_version = true, after_help = EXIT_CODES)]
 struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -38,6 +46,8 @@ enum Command {
     Contact(contact::ContactArgs),
     /// Simulate a scene with a time-stepping, event-driven or penalty scheme.
     Simulate(simulate::SimulateArgs),
+    /// List every registered LCP solver: what it is for and its parameters with defaults.
+    Solvers(solvers::SolversArgs),
 }
 
 /// What a subcommand hands back: text for stdout and the exit code.
@@ -70,6 +80,7 @@ fn run(cli: Cli) -> Result<Done, CliError> {
         Command::Convert(args) => convert::run(&args),
         Command::Contact(args) => contact::run(&args),
         Command::Simulate(args) => simulate::run(&args),
+        Command::Solvers(args) => solvers::run(&args),
     }
 }
 

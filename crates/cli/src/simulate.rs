@@ -46,8 +46,22 @@ pub const SCHEMES: [&str; 10] = [
     "penalty:implicit-midpoint",
 ];
 
+/// Shown under the command's `--help`.
+const SIMULATE_HELP: &str = "\
+JSON output (--json), one object:
+  steps, impacts ([{t, bodies, impulse, energy_before, energy_after}], penalty episodes add
+  separated, t_separation), lcp_solves, solver_failures ([{t, status}]),
+  final_state ({t, bodies: {name: {x, y, ..., vx, vy, ...}}}), notes
+CSV (--out FILE): RFC 4180; column t, then <body>.<coordinate> for every free body.
+
+Exit codes:
+  0  the run finished and every step's LCP was solved
+  1  the run finished but some step's solve did not end solved (see solver_failures)
+  2  bad input or usage: one line on stderr naming the file, the line and key where known";
+
 /// Arguments of `signorini simulate`.
 #[derive(Debug, clap::Args)]
+#[command(after_help = SIMULATE_HELP)]
 pub struct SimulateArgs {
     /// Scene file (.toml or .json).
     pub scene: PathBuf,

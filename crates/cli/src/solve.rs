@@ -14,13 +14,32 @@ use crate::Done;
 /// The solver used when `--solver` is not given.
 pub const DEFAULT_SOLVER: &str = "auto";
 
+/// Shown under `signorini solve --help`.
+const SOLVE_HELP: &str = "\
+Solvers: `signorini solvers` lists every registered solver with its parameters and defaults
+(`--json` for a machine-readable list).
+
+JSON output (--json), one object:
+  status, solver, n, z, w, residual (||min(z, w)||_2 / ||q||_2 recomputed from z),
+  complementarity (max |z_i w_i|), z_violation, w_violation, tol, iterations, pivots,
+  matvecs, factorizations, solve_seconds, certificate (null | {kind: farkas, y} |
+  {kind: enumeration, index_sets}), note, warm_start (absent without --warm-start; \"used\" or
+  \"ignored\": lemke, murty, enum and qp ignore a warm start)
+
+Exit codes:
+  0  solved
+  1  another status (infeasible, no_solution, ray_termination, max_iterations, time_limit,
+     stalled, numerical_failure)
+  2  bad input or usage: one line on stderr naming the file and what is wrong";
+
 /// Arguments of `signorini solve`.
 #[derive(Debug, clap::Args)]
+#[command(after_help = SOLVE_HELP)]
 pub struct SolveArgs {
     /// Problem file (.json, .dat, .mtx, or a directory holding M.mtx + q.mtx).
     pub file: PathBuf,
-    /// Solver spec `NAME[:key=value,...]`, e.g. `lemke` or `pgs:omega=1.3`. `auto` picks by
-    /// matrix class (until it is registered, the first registered solver is used).
+    /// Solver spec `NAME[:key=value,...]`, e.g. `lemke` or `pgs:omega=1.3`; `auto` picks by
+    /// matrix class. `signorini solvers` lists the names and parameters.
     #[arg(long, default_value = DEFAULT_SOLVER)]
     pub solver: String,
     /// Tolerance on the residual ||min(z, w)|| / ||q|| (default: the solver's own).

@@ -130,3 +130,56 @@ fn a_bad_impact_law_names_its_key_and_value() {
     assert_eq!(run.status.code(), Some(2), "{err}");
     assert!(err.contains("material.impact_law") && err.contains("newtn"), "{err}");
 }
+
+#[test]
+fn solvers_json_lists_every_registered_solver_with_its_parameters() {
+    let run = signorini(&["solvers", "--json"]);
+    assert_eq!(run.status.code(), Some(0), "{}", String::from_utf8_lossy(&run.stderr));
+    let list: serde_json::Value = serde_json::from_slice(&run.stdout).expect("JSON");
+    let list = list.as_array().expect("an array");
+    let names: Vec<&str> = list.iter().filter_map(|s| s["name"].as_str()).collect();
+    let registry = signorini_lcp::Registry::builtin();
+    assert_eq!(names, registry.names(), "every registered solver, in registry order");
+    for (entry, listed) in registry.entries().iter().zip(list) {
+        let keys: Vec<&str> = listed["parameters"]
+            .as_array()
+            .expect("parameters")
+            .iter()
+            .filter_map(|p| p["key"].as_str())
+            .collect();
+        let expected: Vec<&str> = entry.keys.iter().map(|k| k.key).collect();
+        assert_eq!(keys, expected, "{}", entry.name);
+        assert!(listed["parameters"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .all(|p| p["default"].is_string() && p["doc"].is_string()));
+        assert!(listed["summary"].as_str().is_some_and(|s| !s.is_empty()), "{}", entry.name);
+    }
+    for name in ["lemke", "pgs", "newton-min", "qp", "auto"] {
+        assert!(names.contains(&name), "{name} missing from {names:?}");
+    }
+    let text = signorini(&["solvers"]);
+    let text = String::from_utf8_lossy(&text.stdout);
+    assert!(text.contains("omega=") && text.contains("lemke"), "{text}");
+}
+
+#[test]
+fn help_gives_exit_codes_and_output_keys() {
+    let help = |cmd: &str| {
+        let run = signorini(&[cmd, "--help"]);
+        assert_eq!(run.status.code(), Some(0), "{cmd} --help");
+        String::from_utf8_lossy(&run.stdout).into_owned()
+    };
+    let solve = help("solve");
+    assert!(solve.contains("signorini solvers"), "solve --help points to the solver list");
+    for key in ["status", "residual", "certificate", "solve_seconds", "warm_start"] {
+        assert!(solve.contains(key), "solve --help names the JSON key {key}");
+    }
+    for cmd in ["solve", "contact", "simulate", "info", "convert"] {
+        let h = help(cmd);
+        assert!(h.contains("Exit codes") && h.contains("  2  bad input"), "{cmd} --help: {h}");
+    }
+    assert!(help("contact").contains("reactions"));
+    assert!(help("simulate").contains("solver_failures"));
+}

@@ -32,6 +32,12 @@ pub mod registry;
 pub mod solver;
 pub mod status;
 
+/// The examples of this crate's README and of the workspace README, run as doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+#[doc = include_str!("../../../README.md")]
+pub struct ReadmeDoctests;
+
 pub use formats::{read_problem, write_problem, Format, FormatError, FormatErrorKind};
 pub use merit::{evaluate, Merit};
 pub use problem::{Lcp, Matrix, ProblemError};

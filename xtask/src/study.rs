@@ -57,12 +57,7 @@ pub fn main(args: StudyArgs) -> Result<ExitCode, String> {
     let suffix = shard.map_or(String::new(), |(k, n)| format!("-shard{k}of{n}"));
     let dir = match out {
         Some(dir) => dir,
-        None => {
-            let parent = root.join("target").join("study");
-            std::fs::create_dir_all(&parent)
-                .map_err(|e| format!("{}: cannot create: {e}", parent.display()))?;
-            parent.join(format!("{}-{id}{suffix}", spec.name))
-        }
+        None => super::default_out("study", &format!("{}-{id}{suffix}", spec.name))?,
     };
     let bar = super::progress::bar(mine as u64, &spec.name, "cases")?;
     let tick = || bar.inc(1);

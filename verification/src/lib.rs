@@ -22,6 +22,7 @@ pub mod case;
 pub mod check;
 pub mod convergence;
 pub mod expected_failures;
+pub mod fuzz;
 pub mod lcp;
 pub mod mechanics;
 pub mod order;

@@ -32,7 +32,7 @@ fn first_doc_line(text: &str) -> Option<&str> {
 #[test]
 fn every_rust_file_starts_with_a_module_doc_line() {
     let mut files = Vec::new();
-    for d in ["crates", "verification", "xtask", "benches"] {
+    for d in ["crates", "verification", "xtask", "benches", "fuzz"] {
         rust_files(&root().join(d), &mut files);
     }
     assert!(files.len() > 10, "found only {} files", files.len());

@@ -5,6 +5,7 @@
 mod bench;
 mod ci;
 mod example;
+mod fuzz;
 mod merge;
 mod progress;
 mod study;
@@ -40,10 +41,12 @@ enum Command {
     /// What CI runs: fmt --check, clippy -D warnings, doc (-D warnings), unused dependencies,
     /// tests, verify --quick; stops at the first failure.
     Ci,
+    /// Run every cargo-fuzz target of fuzz/ for --time seconds each (needs cargo-fuzz).
+    Fuzz(fuzz::FuzzArgs),
 }
 
 /// Names of the commands, as `cargo xtask` spells them.
-pub const COMMANDS: [&str; 5] = ["verify", "study", "merge", "bench", "ci"];
+pub const COMMANDS: [&str; 6] = ["verify", "study", "merge", "bench", "ci", "fuzz"];
 
 fn main() -> ExitCode {
     let cli = match Cli::try_parse() {
@@ -60,6 +63,7 @@ fn main() -> ExitCode {
         Command::Merge(args) => merge::main(args),
         Command::Bench(args) => bench::main(args),
         Command::Ci => ci::main(),
+        Command::Fuzz(args) => fuzz::main(args),
     };
     match result {
         Ok(code) => code,

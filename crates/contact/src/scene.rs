@@ -106,7 +106,7 @@ impl Scene {
         let file: SceneFile = serde_json::from_str(text).map_err(|e| SceneError::Parse {
             path: None,
             format: "JSON",
-            message: e.to_string(),
+            message: signorini_lcp::formats::one_line(&e.to_string()),
         })?;
         file.validate()
     }
@@ -169,10 +169,11 @@ struct BodyFile {
 }
 
 fn invalid(body: Option<&str>, key: &str, message: impl Into<String>) -> SceneError {
+    use signorini_lcp::formats::one_line;
     SceneError::Invalid {
-        body: body.map(str::to_owned),
+        body: body.map(one_line),
         key: key.to_owned(),
-        message: message.into(),
+        message: one_line(&message.into()),
     }
 }
 
@@ -217,7 +218,7 @@ fn nonnegative(body: Option<&str>, key: &str, v: f64) -> Result<f64, SceneError>
 /// A TOML error as `line L, column C: message` (1-based, from the error's byte span), without
 /// the multi-line source excerpt toml's `Display` draws.
 fn toml_message(text: &str, e: &toml::de::Error) -> String {
-    let message = e.message().trim().replace('\n', " ");
+    let message = signorini_lcp::formats::one_line(&e.message().trim().replace('\n', " "));
     match e.span() {
         Some(span) => {
             let before = text.get(..span.start).unwrap_or(text);

@@ -49,7 +49,7 @@ pub(crate) fn json_error(text: &str, e: &serde_json::Error) -> FormatError {
     if let Some(i) = message.rfind(" at line ") {
         message.truncate(i);
     }
-    let kind = FormatErrorKind::Json { message, column: e.column() };
+    let kind = FormatErrorKind::Json { message: super::one_line(&message), column: e.column() };
     if e.line() > 0 {
         FormatError::at_line(kind, e.line())
     } else {

@@ -257,6 +257,20 @@ impl From<ProblemError> for FormatError {
     }
 }
 
+/// `message` with control characters (a newline inside a quoted key of the input, say) escaped
+/// as `\n`, `\u{1b}`, ...: error messages stay one line whatever the input held.
+pub fn one_line(message: &str) -> String {
+    let mut out = String::with_capacity(message.len());
+    for c in message.chars() {
+        if c.is_control() {
+            out.extend(c.escape_default());
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
 /// Reads a file as UTF-8 text.
 pub(crate) fn read_text(path: &Path) -> Result<String, FormatError> {
     let bytes = std::fs::read(path).map_err(|e| FormatError::io(path, &e))?;

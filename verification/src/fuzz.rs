@@ -13,8 +13,11 @@ use signorini_contact::Scene;
 use signorini_lcp::formats::{self, json, mtx, siconos};
 use signorini_lcp::Lcp;
 
+/// A harness: raw bytes in, a panic on a broken invariant.
+pub type Harness = fn(&[u8]);
+
 /// Every harness by name (the cargo-fuzz target names, `cargo xtask fuzz` runs them all).
-pub const HARNESSES: [(&str, fn(&[u8])); 8] = [
+pub const HARNESSES: [(&str, Harness); 8] = [
     ("lcp_json", lcp_json),
     ("siconos_dat", siconos_dat),
     ("matrix_market", matrix_market),

@@ -145,11 +145,13 @@ impl LogLogPlot {
         Ok(out)
     }
 
-    /// Renders the plot and writes it to `path`.
+    /// Renders the plot and writes it to `path` (temporary file and rename).
     pub fn write(&self, path: &Path) -> Result<(), PlotError> {
         let svg = self.to_svg()?;
-        std::fs::write(path, svg)
-            .map_err(|source| PlotError::Io { path: path.display().to_string(), source })
+        signorini_lcp::formats::write_atomic(path, svg.as_bytes()).map_err(|e| PlotError::Io {
+            path: path.display().to_string(),
+            source: std::io::Error::other(e.to_string()),
+        })
     }
 }
 

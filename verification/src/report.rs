@@ -4,6 +4,7 @@
 //! `checks` hold no timings, so two runs with the same inputs and thread count have identical
 //! `checks`; only `provenance.date` and `run_id` differ.
 
+use signorini_lcp::formats::{create_output_dir, write_atomic};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::{SystemTime, UNIX_EPOCH};
@@ -229,26 +230,26 @@ pub enum ReportError {
     /// A plot failed.
     #[error(transparent)]
     Plot(#[from] PlotError),
+    /// An output file or folder could not be written (missing folder, file system).
+    #[error(transparent)]
+    Output(#[from] signorini_lcp::formats::OutputError),
 }
 
-/// Writes `report.md`, `results.json` and `plots/*.svg` into `dir` (created if needed) and
-/// returns the path of `report.md`.
+/// Writes `report.md`, `results.json` and `plots/*.svg` into `dir` and returns the path of
+/// `report.md`. `dir` is created when its parent exists (a missing parent is an error); every
+/// file is written to a temporary name and renamed ([`write_atomic`]).
 pub fn write_report(dir: &Path, report: &Report) -> Result<PathBuf, ReportError> {
-    let io = |path: &Path| {
-        let path = path.display().to_string();
-        move |source| ReportError::Io { path, source }
-    };
     let plots = dir.join("plots");
-    std::fs::create_dir_all(&plots).map_err(io(&plots))?;
+    create_output_dir(dir)?;
+    create_output_dir(&plots)?;
     let json =
         serde_json::to_string_pretty(report).map_err(|e| ReportError::Json(e.to_string()))?;
-    let results = dir.join("results.json");
-    std::fs::write(&results, json + "\n").map_err(io(&results))?;
+    write_atomic(&dir.join("results.json"), (json + "\n").as_bytes())?;
     for (name, plot) in &report.plots {
         plot.write(&plots.join(format!("{name}.svg")))?;
     }
     let md = dir.join("report.md");
-    std::fs::write(&md, report.markdown()).map_err(io(&md))?;
+    write_atomic(&md, report.markdown().as_bytes())?;
     Ok(md)
 }
 

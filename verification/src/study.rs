@@ -107,6 +107,9 @@ pub enum StudyError {
     /// Shard results do not belong together.
     #[error("merge: {0}")]
     Merge(String),
+    /// An output file or folder could not be written (missing folder, file system).
+    #[error(transparent)]
+    Written(#[from] signorini_lcp::formats::OutputError),
     /// Output could not be written or read.
     #[error("{path}: {message}")]
     Output {
@@ -305,6 +308,122 @@ pub fn expand_problems(spec: &StudySpec, root: &Path) -> Result<Vec<ProblemRef>,
     Ok(out)
 }
 
+/// The file a study appends each finished case to, one JSON line each, so that a run killed
+/// half-way (even by `kill -9`) loses at most the cases in flight: `--resume` reads it back and
+/// runs only the rest. The first line names the study (its spec and problem list), so a journal
+/// is never resumed by a different study.
+#[derive(Debug)]
+pub struct StudyJournal {
+    path: PathBuf,
+    file: std::sync::Mutex<std::fs::File>,
+    finished: Vec<Row>,
+}
+
+/// The first line of a journal.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+struct JournalHeader {
+    journal: String,
+    spec: StudySpec,
+    problems: Vec<ProblemRef>,
+    shard: Option<(usize, usize)>,
+}
+
+/// Format tag of the journal's first line.
+pub const JOURNAL_FORMAT: &str = "signorini-study-journal/1";
+
+impl StudyJournal {
+    /// The journal's file name inside a study's output folder.
+    pub const FILE: &'static str = "cases.jsonl";
+
+    /// Opens the journal `path` for a study. Without `resume` the file is started afresh; with
+    /// `resume` its finished cases are read back (a torn last line, from a kill mid-write, is
+    /// dropped) and the header must match this study, else the run is refused.
+    pub fn open(
+        path: &Path,
+        spec: &StudySpec,
+        problems: &[ProblemRef],
+        shard: Option<(usize, usize)>,
+        resume: bool,
+    ) -> Result<Self, StudyError> {
+        let io = |e: &dyn std::fmt::Display| StudyError::Output {
+            path: path.display().to_string(),
+            message: e.to_string(),
+        };
+        let header = JournalHeader {
+            journal: JOURNAL_FORMAT.into(),
+            spec: spec.clone(),
+            problems: problems.to_vec(),
+            shard,
+        };
+        let mut finished = Vec::new();
+        let mut keep = 0usize;
+        if resume {
+            let text = std::fs::read_to_string(path)
+                .map_err(|e| io(&format!("--resume: cannot read the journal: {e}")))?;
+            let mut lines = text.split_inclusive('\n');
+            let first = lines.next().unwrap_or_default();
+            let found: JournalHeader = serde_json::from_str(first.trim_end())
+                .map_err(|e| io(&format!("--resume: not a study journal: {e}")))?;
+            if found != header {
+                return Err(io(&"--resume: the journal belongs to another study (spec, problems or shard differ)"));
+            }
+            keep = first.len();
+            let total = problems.len() * spec.solvers.len();
+            let mut seen = vec![false; total];
+            for line in lines {
+                // A line without its newline, or one that does not parse, is the torn tail.
+                let Some(body) = line.strip_suffix('\n') else { break };
+                let Ok(row) = serde_json::from_str::<Row>(body) else { break };
+                match seen.get_mut(row.index) {
+                    Some(s) if !*s => *s = true,
+                    _ => {
+                        return Err(io(&format!(
+                            "--resume: case {} appears twice or out of range",
+                            row.index
+                        )))
+                    }
+                }
+                keep += line.len();
+                finished.push(row);
+            }
+        }
+        let mut file = std::fs::OpenOptions::new()
+            .create(true)
+            .write(true)
+            .truncate(!resume)
+            .open(path)
+            .map_err(|e| io(&e))?;
+        if resume {
+            // Drop a torn tail so the next line starts clean.
+            file.set_len(keep as u64).map_err(|e| io(&e))?;
+        } else {
+            let line = serde_json::to_string(&header).map_err(|e| io(&e))?;
+            std::io::Write::write_all(&mut file, format!("{line}\n").as_bytes())
+                .map_err(|e| io(&e))?;
+        }
+        use std::io::Seek;
+        file.seek(std::io::SeekFrom::End(0)).map_err(|e| io(&e))?;
+        Ok(Self { path: path.to_path_buf(), file: std::sync::Mutex::new(file), finished })
+    }
+
+    /// The cases finished before this run (from `--resume`).
+    pub fn finished(&self) -> &[Row] {
+        &self.finished
+    }
+
+    /// Appends one finished case and flushes it to the file system.
+    fn append(&self, row: &Row) -> Result<(), StudyError> {
+        let io = |e: &dyn std::fmt::Display| StudyError::Output {
+            path: self.path.display().to_string(),
+            message: e.to_string(),
+        };
+        let line = serde_json::to_string(row).map_err(|e| io(&e))? + "\n";
+        let mut file = self.file.lock().map_err(|_| io(&"journal lock poisoned"))?;
+        std::io::Write::write_all(&mut *file, line.as_bytes()).map_err(|e| io(&e))?;
+        file.sync_data().map_err(|e| io(&e))
+    }
+}
+
 /// One (problem, solver) result.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Row {
@@ -459,11 +578,15 @@ pub fn run_study(
     progress: &(dyn Fn() + Sync),
 ) -> Result<StudyResult, StudyError> {
     let load = |p: &ProblemRef| p.load();
-    run_study_with_loader(spec, problems, registry, shard, threads, provenance, progress, &load)
+    run_study_with_loader(
+        spec, problems, registry, shard, threads, provenance, progress, &load, None,
+    )
 }
 
 /// [`run_study`] with the problem loader given: each problem the shard needs is loaded exactly
-/// once (in parallel), then every solver of the study runs on that one copy.
+/// once (in parallel), then every solver of the study runs on that one copy. With a `journal`,
+/// each finished case is appended to it as it completes, and the cases it already holds (a
+/// resumed run) are not run again.
 #[allow(clippy::too_many_arguments)]
 pub fn run_study_with_loader(
     spec: &StudySpec,
@@ -474,11 +597,20 @@ pub fn run_study_with_loader(
     provenance: Provenance,
     progress: &(dyn Fn() + Sync),
     load: &(dyn Fn(&ProblemRef) -> Result<Lcp, String> + Sync),
+    journal: Option<&StudyJournal>,
 ) -> Result<StudyResult, StudyError> {
     spec.validate()?;
     let ns = spec.solvers.len();
     let total = problems.len() * ns;
-    let indices = shard_indices(total, shard);
+    let finished: Vec<Row> = journal.map(|j| j.finished().to_vec()).unwrap_or_default();
+    let mut done = vec![false; total];
+    for r in &finished {
+        if let Some(d) = done.get_mut(r.index) {
+            *d = true;
+        }
+    }
+    let indices: Vec<usize> =
+        shard_indices(total, shard).into_iter().filter(|&i| !done[i]).collect();
     let mut needed = vec![false; problems.len()];
     for &i in &indices {
         needed[i / ns] = true;
@@ -490,16 +622,22 @@ pub fn run_study_with_loader(
     let loaded: Vec<Option<Result<Lcp, String>>> = pool.install(|| {
         problems.par_iter().zip(&needed).map(|(p, &need)| need.then(|| load(p))).collect()
     });
-    let rows: Vec<Row> = pool.install(|| {
+    let ran: Result<Vec<Row>, StudyError> = pool.install(|| {
         indices
             .par_iter()
             .map(|&i| {
                 let r = solve_one(registry, spec, &problems, &loaded, i);
+                if let Some(j) = journal {
+                    j.append(&r)?;
+                }
                 progress();
-                r
+                Ok(r)
             })
             .collect()
     });
+    let mut rows = finished;
+    rows.extend(ran?);
+    rows.sort_by_key(|r| r.index);
     let checks = rows.iter().map(|r| check_of(spec, r)).collect();
     Ok(StudyResult {
         format: FORMAT.into(),
@@ -530,6 +668,40 @@ pub fn run_study_file(
     let command = format!("study {}", file.display());
     let provenance = Provenance::collect(root, threads, Vec::new(), &command);
     run_study(&spec, problems, registry, None, threads, provenance, &|| {})
+}
+
+/// [`run_study`] that journals every finished case into `dir/cases.jsonl` as it goes
+/// ([`StudyJournal`]) and, with `resume`, skips the cases a killed run of the same study already
+/// finished there. `dir` is created when its parent exists. Returns the result and how many of
+/// its cases came from the journal.
+#[allow(clippy::too_many_arguments)]
+pub fn run_study_in(
+    dir: &Path,
+    resume: bool,
+    spec: &StudySpec,
+    problems: Vec<ProblemRef>,
+    registry: &Registry,
+    shard: Option<(usize, usize)>,
+    threads: usize,
+    provenance: Provenance,
+    progress: &(dyn Fn() + Sync),
+) -> Result<(StudyResult, usize), StudyError> {
+    signorini_lcp::formats::create_output_dir(dir)?;
+    let journal =
+        StudyJournal::open(&dir.join(StudyJournal::FILE), spec, &problems, shard, resume)?;
+    let load = |p: &ProblemRef| p.load();
+    let result = run_study_with_loader(
+        spec,
+        problems,
+        registry,
+        shard,
+        threads,
+        provenance,
+        progress,
+        &load,
+        Some(&journal),
+    )?;
+    Ok((result, journal.finished().len()))
 }
 
 /// Merges shard results of one study into a whole: same spec and problem list, every case
@@ -784,18 +956,20 @@ pub fn write_study(dir: &Path, result: &StudyResult) -> Result<PathBuf, StudyErr
         path: path.display().to_string(),
         message: e.to_string(),
     };
+    use signorini_lcp::formats::{create_output_dir, write_atomic};
     let plots = dir.join("plots");
-    std::fs::create_dir_all(&plots).map_err(|e| io(&plots, &e))?;
+    create_output_dir(dir)?;
+    create_output_dir(&plots)?;
     let json = serde_json::to_string_pretty(result).map_err(|e| io(dir, &e))?;
     let results = dir.join("results.json");
-    std::fs::write(&results, json + "\n").map_err(|e| io(&results, &e))?;
+    write_atomic(&results, (json + "\n").as_bytes())?;
     if !result.rows.is_empty() {
         let svg = profile_svg(result)?;
         let path = plots.join("profile.svg");
-        std::fs::write(&path, svg).map_err(|e| io(&path, &e))?;
+        write_atomic(&path, svg.as_bytes())?;
     }
     let md = dir.join("report.md");
-    std::fs::write(&md, markdown(result)).map_err(|e| io(&md, &e))?;
+    write_atomic(&md, markdown(result).as_bytes())?;
     Ok(md)
 }
 
@@ -906,6 +1080,7 @@ mod tests {
             provenance,
             &|| {},
             &load,
+            None,
         )
         .expect("study runs");
         assert_eq!(r.rows.len(), problems.len() * 3);
@@ -924,11 +1099,67 @@ mod tests {
             provenance,
             &|| {},
             &load,
+            None,
         )
         .expect("shard runs");
         let counts: Vec<usize> =
             loads.iter().map(|c| c.load(std::sync::atomic::Ordering::SeqCst)).collect();
         assert_eq!(counts.iter().sum::<usize>(), 1, "one case, one load: {counts:?}");
+    }
+
+    /// A journal cut mid-line (a kill during the write) resumes from its complete lines.
+    #[test]
+    fn a_torn_journal_line_is_dropped_on_resume() {
+        let d = std::env::temp_dir().join(format!("signorini-journal-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&d);
+        std::fs::create_dir_all(&d).expect("temp dir");
+        let text = "problems = [\"lcp/seed/a1\"]\nsolvers = [\"lemke\", \"pgs\", \"bpp\"]\n\
+                    tol = 1e-8\ntime_limit = 1.0\n";
+        let spec = StudySpec::parse(text, "t").expect("valid study");
+        let problems = expand_problems(&spec, Path::new(".")).expect("registry problems");
+        let path = d.join(StudyJournal::FILE);
+        let prov = || Provenance::collect(Path::new("."), 1, Vec::new(), "test");
+        let (full, _) = run_study_in(
+            &d,
+            false,
+            &spec,
+            problems.clone(),
+            &Registry::builtin(),
+            None,
+            1,
+            prov(),
+            &|| {},
+        )
+        .expect("runs");
+        let lines: Vec<String> =
+            std::fs::read_to_string(&path).expect("journal").lines().map(str::to_owned).collect();
+        assert_eq!(lines.len(), 1 + full.rows.len());
+        // Keep the header and one case, then half of the next line.
+        let torn = format!("{}\n{}\n{}", lines[0], lines[1], &lines[2][..lines[2].len() / 2]);
+        std::fs::write(&path, torn).expect("torn journal");
+        let (again, resumed) = run_study_in(
+            &d,
+            true,
+            &spec,
+            problems.clone(),
+            &Registry::builtin(),
+            None,
+            1,
+            prov(),
+            &|| {},
+        )
+        .expect("resumes");
+        assert_eq!(resumed, 1);
+        assert_eq!(again.rows.len(), full.rows.len());
+        assert!(again
+            .rows
+            .iter()
+            .zip(&full.rows)
+            .all(|(a, b)| a.index == b.index && a.status == b.status));
+        let now = std::fs::read_to_string(&path).expect("journal");
+        assert_eq!(now.lines().count(), 1 + full.rows.len(), "no torn text left behind: {now}");
+        assert!(now.lines().skip(1).all(|l| serde_json::from_str::<Row>(l).is_ok()));
+        let _ = std::fs::remove_dir_all(&d);
     }
 
     #[test]

@@ -61,6 +61,7 @@ fn two_shards_merged_equal_one_run() {
     assert_eq!(a.rows.len() + b.rows.len(), whole.rows.len());
     // Through the files, as `cargo xtask merge` does.
     let tmp = std::env::temp_dir().join(format!("signorini-study-shards-{}", std::process::id()));
+    std::fs::create_dir_all(&tmp).expect("temp dir");
     write_study(&tmp.join("a"), &a).expect("write a");
     write_study(&tmp.join("b"), &b).expect("write b");
     let merged = merge(vec![

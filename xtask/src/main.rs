@@ -70,6 +70,15 @@ fn main() -> ExitCode {
     }
 }
 
+/// `target/<kind>/<name>` under the workspace root, with `target/<kind>` created: the default
+/// output folder of a run (an explicit `--out` must have an existing parent).
+fn default_out(kind: &str, name: &str) -> Result<PathBuf, String> {
+    let parent = workspace_root().join("target").join(kind);
+    std::fs::create_dir_all(&parent)
+        .map_err(|e| format!("{}: cannot create: {e}", parent.display()))?;
+    Ok(parent.join(name))
+}
+
 /// The workspace root (the parent of this crate's folder).
 fn workspace_root() -> PathBuf {
     let manifest = Path::new(env!("CARGO_MANIFEST_DIR"));

@@ -28,11 +28,13 @@ pub fn main(args: MergeArgs) -> Result<ExitCode, String> {
         .collect::<Result<Vec<_>, _>>()
         .map_err(|e| e.to_string())?;
     let merged = merge(parts).map_err(|e| e.to_string())?;
-    let root = super::workspace_root();
-    let dir = out.unwrap_or_else(|| {
-        let id = run_id(SystemTime::now());
-        root.join("target").join("study").join(format!("{}-{id}-merged", merged.spec.name))
-    });
+    let dir = match out {
+        Some(dir) => dir,
+        None => {
+            let id = run_id(SystemTime::now());
+            super::default_out("study", &format!("{}-{id}-merged", merged.spec.name))?
+        }
+    };
     let md = write_study(&dir, &merged).map_err(|e| e.to_string())?;
     for (s, solved, all) in success_rates(&merged) {
         println!("{s:<28} {solved:>7}/{all}");

@@ -1,5 +1,7 @@
-//! `cargo xtask study FILE.toml [--shard K/N] [--out DIR] [--threads T]`: runs a solver study
-//! (signorini_verification::study) with a progress bar and writes its table and profile.
+//! `cargo xtask study FILE.toml [--shard K/N] [--out DIR] [--threads T] [--resume]`: runs a
+//! solver study (signorini_verification::study) with a progress bar, journals every finished
+//! case into `DIR/cases.jsonl` as it goes, and writes its table and profile; `--resume` picks a
+//! killed run up where its journal ends.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -9,7 +11,8 @@ use signorini_lcp::Registry;
 use signorini_verification::case::default_threads;
 use signorini_verification::report::run_id;
 use signorini_verification::study::{
-    expand_problems, parse_shard, run_study, shard_indices, success_rates, write_study, StudySpec,
+    expand_problems, parse_shard, run_study_in, shard_indices, success_rates, write_study,
+    StudySpec,
 };
 use signorini_verification::Provenance;
 
@@ -27,6 +30,10 @@ pub struct StudyArgs {
     /// Worker threads (default: the verification default thread count).
     #[arg(long, value_name = "T", value_parser = clap::value_parser!(u64).range(1..=1024))]
     pub threads: Option<u64>,
+    /// Resume an interrupted run: skip the cases its journal (DIR/cases.jsonl) holds. Needs
+    /// --out DIR of that run, and the same study file and shard.
+    #[arg(long, requires = "out")]
+    pub resume: bool,
 }
 
 fn shard(text: &str) -> Result<(usize, usize), String> {
@@ -34,7 +41,7 @@ fn shard(text: &str) -> Result<(usize, usize), String> {
 }
 
 pub fn main(args: StudyArgs) -> Result<ExitCode, String> {
-    let StudyArgs { file, shard, out, threads } = args;
+    let StudyArgs { file, shard, out, threads, resume } = args;
     let threads = threads.map_or_else(default_threads, |t| t as usize);
     let spec = StudySpec::read(&file).map_err(|e| e.to_string())?;
     let root = super::workspace_root();
@@ -46,18 +53,32 @@ pub fn main(args: StudyArgs) -> Result<ExitCode, String> {
         .collect::<Vec<_>>()
         .join(" ");
     let provenance = Provenance::collect(&root, threads, Vec::new(), &command);
-    let bar = super::progress::bar(mine as u64, &spec.name, "cases")?;
-    let tick = || bar.inc(1);
-    let result =
-        run_study(&spec, problems, &Registry::builtin(), shard, threads, provenance, &tick)
-            .map_err(|e| e.to_string())?;
-    bar.finish();
     let id = run_id(SystemTime::now());
     let suffix = shard.map_or(String::new(), |(k, n)| format!("-shard{k}of{n}"));
-    let dir = out.unwrap_or_else(|| {
-        root.join("target").join("study").join(format!("{}-{id}{suffix}", spec.name))
-    });
+    let dir = match out {
+        Some(dir) => dir,
+        None => super::default_out("study", &format!("{}-{id}{suffix}", spec.name))?,
+    };
+    let bar = super::progress::bar(mine as u64, &spec.name, "cases")?;
+    let tick = || bar.inc(1);
+    let (result, resumed) = run_study_in(
+        &dir,
+        resume,
+        &spec,
+        problems,
+        &Registry::builtin(),
+        shard,
+        threads,
+        provenance,
+        &tick,
+    )
+    .map_err(|e| e.to_string())?;
+    bar.finish();
     let md = write_study(&dir, &result).map_err(|e| e.to_string())?;
+    if resume {
+        let now = result.rows.len() - resumed;
+        println!("resumed: {resumed} cases from the journal, {now} run now");
+    }
     println!("{:<28} {:>7} {:>7} {:>7}", "solver", "solved", "cases", "rate");
     for (s, solved, all) in success_rates(&result) {
         let rate = if all == 0 { 0.0 } else { 100.0 * solved as f64 / all as f64 };

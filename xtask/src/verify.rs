@@ -61,7 +61,10 @@ pub fn main(args: VerifyArgs) -> Result<ExitCode, String> {
     let mut report = Report::new(id.clone(), provenance, checks);
     report.plots = plots;
     print_table(&report.checks);
-    let dir = args.out.unwrap_or_else(|| root.join("target").join("verify").join(&id));
+    let dir = match args.out {
+        Some(dir) => dir,
+        None => super::default_out("verify", &id)?,
+    };
     let md = write_report(&dir, &report).map_err(|e| e.to_string())?;
     let s = report.summary;
     println!(

@@ -36,6 +36,7 @@ pub struct ConvertArgs {
 pub fn run(args: &ConvertArgs) -> Result<Done, CliError> {
     let lcp = formats::read_problem(&args.input, args.from)?;
     let to = formats::resolve_format(&args.output, args.to)?;
+    formats::check_output(&args.output, &[&args.input]).map_err(|e| CliError(e.to_string()))?;
     formats::write_problem(&args.output, &lcp, Some(to))?;
     Ok(Done {
         stdout: format!(

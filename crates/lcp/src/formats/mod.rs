@@ -7,6 +7,7 @@
 //! ([`FormatError`]); no input makes a reader panic (a property test feeds random bytes to each).
 //! The layouts are described in `docs/formats.md`.
 
+pub mod atomic;
 pub mod fclib;
 pub mod json;
 pub mod mtx;
@@ -19,6 +20,7 @@ use std::path::{Path, PathBuf};
 use crate::problem::ProblemError;
 use crate::Lcp;
 
+pub use atomic::{check_output, create_output_dir, write_atomic, OutputError};
 pub use mtx::matrix_market_paths;
 pub use solution::{
     read_warm_start, solution_to_json, warm_start_from_str, write_solution, SolutionRecord,
@@ -261,9 +263,10 @@ pub(crate) fn read_text(path: &Path) -> Result<String, FormatError> {
     String::from_utf8(bytes).map_err(|_| FormatError::new(FormatErrorKind::NotUtf8).in_file(path))
 }
 
-/// Writes text to a file.
+/// Writes text to a file (through a temporary file and a rename: [`write_atomic`]).
 pub(crate) fn write_text(path: &Path, text: &str) -> Result<(), FormatError> {
-    std::fs::write(path, text).map_err(|e| FormatError::io(path, &e))
+    write_atomic(path, text.as_bytes())
+        .map_err(|e| FormatError::new(FormatErrorKind::Io(e.reason())).in_file(path))
 }
 
 /// The format to use for `path`: the override when given, else the extension.

@@ -160,7 +160,17 @@ fn main() -> ExitCode {
             return ExitCode::from(1);
         }
     };
-    let dir = out.unwrap_or_else(|| root.join("target").join("study").join(&result.spec.name));
+    let dir = match out {
+        Some(dir) => dir,
+        None => {
+            let parent = root.join("target").join("study");
+            if let Err(e) = std::fs::create_dir_all(&parent) {
+                eprintln!("external-solver example: {}: {e}", parent.display());
+                return ExitCode::from(1);
+            }
+            parent.join(&result.spec.name)
+        }
+    };
     match write_study(&dir, &result) {
         Ok(md) => println!("report: {}", md.display()),
         Err(e) => {

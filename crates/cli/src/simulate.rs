@@ -1,8 +1,9 @@
 //! `signorini simulate SCENE --scheme SCHEME --t-end T`: argument parsing and output around
 //! [`Simulation`] (signorini-integrators), which reads the scene's simulation keys, checks the
 //! run against its limits and runs the scheme. This module streams the samples to the CSV file
-//! (`--out`, RFC 4180) as they are produced, draws the progress bar, and prints the bounded
-//! JSON or text summary.
+//! (`--out`, RFC 4180) as they are produced — under a temporary name beside it, renamed when
+//! the run ends, so a killed or failed run leaves no truncated file (issue 14 §4) — draws the
+//! progress bar, and prints the bounded JSON or text summary.
 
 use std::fmt::Write as _;
 use std::fs::File;
@@ -12,7 +13,9 @@ use std::time::{Duration, Instant};
 
 use serde::Serialize;
 use serde_json::{json, Value};
-use signorini_integrators::simulation::{fmt_bytes, BodyState, DEFAULT_MAX_STEPS, MAX_LISTED};
+use signorini_integrators::simulation::{
+    fmt_bytes, BodyState, Candidates, DEFAULT_MAX_STEPS, MAX_LISTED,
+};
 use signorini_integrators::{
     ImpactEvent, RunEnd, Sample, Scheme, Simulation, SimulationError, SimulationObserver,
     SimulationOptions, SimulationOutcome, WarmStart,
@@ -30,12 +33,14 @@ JSON output (--json), one object:
   impacts_total, lcp_solves, solver_failures ([{t, status}], the first 10000),
   solver_failures_total, final_state ({t, bodies: {name: {x, y, ..., vx, vy, ...}}}), notes
 CSV (--out FILE): RFC 4180; column t, then <body>.<coordinate> for every free body; one row
-  per step (event-driven: per flight step and event), written as the run goes.
+  per step (event-driven: per flight step and event), streamed to a temporary file beside FILE
+  and renamed to FILE when the run ends (also at --time-limit); after an error no file is left.
 
 Limits (checked before the run starts):
   steps      --t-end / --step at most --max-steps (default 10000000)
   memory     the contacts, Jacobian rows and step LCP the scene and options ask for at most
-             --memory-limit GiB (default 4)
+             --memory-limit GiB (default 4); every pair of bodies is a contact candidate unless
+             --candidate-distance D keeps the pairs within D (linear in the number of bodies)
   friction   --friction-directions 2 in 2D, 3 to 256 in 3D (stewart-trinkle only)
   time       --time-limit SECONDS stops the run where it is (end = time_limit, exit 1)
 
@@ -83,6 +88,11 @@ pub struct SimulateArgs {
     /// Memory budget in GiB for the data sized from the scene and options (default 4).
     #[arg(long = "memory-limit", allow_negative_numbers = true)]
     pub memory_limit: Option<f64>,
+    /// Contact candidates: the pairs whose bounding boxes are within this distance in the
+    /// initial state (grid broad phase, linear in the number of bodies; exact while no two
+    /// bodies that start further apart meet). Default: every pair of bodies.
+    #[arg(long = "candidate-distance", allow_negative_numbers = true)]
+    pub candidate_distance: Option<f64>,
     /// Start each step's LCP solve from the previous step's impulses (time steppers).
     #[arg(long = "warm-start", value_enum, default_value_t = WarmStartArg::Off)]
     pub warm_start: WarmStartArg,
@@ -115,6 +125,9 @@ fn options(args: &SimulateArgs, scheme: Scheme) -> Result<SimulationOptions, Cli
         WarmStartArg::PreviousStep => WarmStart::PreviousStep,
     };
     o.limits.max_steps = args.max_steps;
+    if let Some(d) = args.candidate_distance {
+        o.candidates = Candidates::WithinDistance(d);
+    }
     if let Some(s) = args.time_limit {
         let limit = Duration::try_from_secs_f64(s).ok().filter(|d| !d.is_zero());
         o.limits.time_limit = Some(limit.ok_or_else(|| {
@@ -183,7 +196,7 @@ pub fn run(args: &SimulateArgs) -> Result<Done, CliError> {
     let sim = Simulation::new(scene, options(args, scheme)?)
         .map_err(|e| simulation_error(&file, args, scheme, e))?;
     let solver = build_solver(&args.solver)?;
-    let mut output = Output::new(&sim, args.out.as_deref())?;
+    let mut output = Output::new(&sim, args.out.as_deref(), &args.scene)?;
     let outcome = sim
         .run(solver.as_ref(), &mut output)
         .map_err(|e| simulation_error(&file, args, scheme, e))?;
@@ -235,11 +248,23 @@ impl Progress {
     }
 }
 
-/// The CSV file being written.
+/// The CSV file being written: to `partial` (a temporary name beside `path`) when `path` is a
+/// regular file or new, renamed at the end; straight to `path` when it is a device or a pipe
+/// (`/dev/stdout`, `/dev/full`), which must not be replaced.
 struct CsvOut {
     path: PathBuf,
+    partial: Option<PathBuf>,
     writer: csv::Writer<BufWriter<File>>,
     header_written: bool,
+}
+
+impl Drop for CsvOut {
+    /// A run that did not finish leaves no temporary file behind.
+    fn drop(&mut self) {
+        if let Some(partial) = &self.partial {
+            let _ = std::fs::remove_file(partial);
+        }
+    }
 }
 
 /// Where the samples go while the run goes: the CSV file (if any) and the progress bar.
@@ -250,35 +275,71 @@ struct Output<'a> {
 }
 
 impl<'a> Output<'a> {
-    fn new(sim: &'a Simulation, out: Option<&Path>) -> Result<Self, CliError> {
+    fn new(sim: &'a Simulation, out: Option<&Path>, scene: &Path) -> Result<Self, CliError> {
         let csv = match out {
             None => None,
-            Some(path) => {
-                let f = File::create(path)
-                    .map_err(|e| CliError(format!("{}: cannot write: {e}", path.display())))?;
-                Some(CsvOut {
-                    path: path.to_owned(),
-                    writer: csv::Writer::from_writer(BufWriter::new(f)),
-                    header_written: false,
-                })
-            }
+            Some(path) => Some(CsvOut::create(path, scene)?),
         };
         Ok(Self { sim, csv, progress: Progress::new(sim.n_steps() as u64) })
     }
 
-    /// Flushes the CSV file and clears the progress bar.
+    /// Flushes the CSV file (and renames it into place) and clears the progress bar.
     fn finish(mut self) -> Result<(), CliError> {
         self.progress.finish();
-        if let Some(c) = &mut self.csv {
-            c.writer
-                .flush()
-                .map_err(|e| CliError(format!("{}: cannot write: {e}", c.path.display())))?;
+        match self.csv.take() {
+            Some(c) => c.finish(),
+            None => Ok(()),
         }
-        Ok(())
     }
 }
 
 impl CsvOut {
+    /// Opens the output (see the type's documentation); the folder must exist and the file
+    /// must not be the scene.
+    fn create(path: &Path, scene: &Path) -> Result<Self, CliError> {
+        signorini_lcp::formats::check_output(path, &[scene])
+            .map_err(|e| CliError(e.to_string()))?;
+        let special = std::fs::metadata(path).is_ok_and(|m| !m.file_type().is_file());
+        let partial = (!special).then(|| {
+            let name = path.file_name().map(|n| n.to_string_lossy().into_owned());
+            let folder = path.parent().filter(|p| !p.as_os_str().is_empty());
+            folder.unwrap_or(Path::new(".")).join(format!(
+                ".{}.{}.tmp",
+                name.unwrap_or_default(),
+                std::process::id()
+            ))
+        });
+        let target = partial.as_deref().unwrap_or(path);
+        let f = File::create(target)
+            .map_err(|e| CliError(format!("{}: cannot write: {e}", path.display())))?;
+        Ok(Self {
+            path: path.to_owned(),
+            partial,
+            writer: csv::Writer::from_writer(BufWriter::new(f)),
+            header_written: false,
+        })
+    }
+
+    /// Flushes and syncs the file and renames it into place.
+    fn finish(mut self) -> Result<(), CliError> {
+        let cannot =
+            |e: std::io::Error| CliError(format!("{}: cannot write: {e}", self.path.display()));
+        self.writer.flush().map_err(cannot)?;
+        if let Some(partial) = self.partial.take() {
+            let done = self
+                .writer
+                .get_ref()
+                .get_ref()
+                .sync_all()
+                .and_then(|()| std::fs::rename(&partial, &self.path));
+            if let Err(e) = done {
+                let _ = std::fs::remove_file(&partial);
+                return Err(cannot(e));
+            }
+        }
+        Ok(())
+    }
+
     /// The header (from the first sample), then one record: `t`, then every free body's
     /// coordinates, each to 17 significant digits.
     fn write(&mut self, t: f64, states: &[BodyState]) -> csv::Result<()> {

@@ -24,6 +24,9 @@
 //!   written; a write error (other than a closed pipe) is now exit 2 with one line.
 //! - `simulate` printed `note:` lines on stderr before running, so an error after them was not
 //!   one line; notes are now part of the JSON (`notes`) and text output.
+//! - (§4, crash-safe output) the streamed CSV goes to a temporary name beside `--out` and is
+//!   renamed when the run ends; a run that fails leaves neither a truncated file nor the
+//!   temporary one, and a device such as `/dev/full` is written in place, never replaced.
 
 use std::io::Read;
 use std::path::{Path, PathBuf};
@@ -294,6 +297,29 @@ fn issue_14_coincident_disks_are_refused_with_the_bytes_they_would_need() {
         let err = refused(&["simulate", &disks, "--scheme", scheme, "--t-end", "0.001"]);
         assert!(err.contains("would need") && err.contains("contacts"), "{scheme}: {err}");
     }
+    // The broad phase does not help when every pair overlaps.
+    let err = refused(&[
+        "simulate",
+        &disks,
+        "--scheme",
+        "moreau-jean",
+        "--t-end",
+        "0.001",
+        "--candidate-distance",
+        "0.1",
+    ]);
+    assert!(err.contains("would need"), "{err}");
+    let err = refused(&[
+        "simulate",
+        &disks,
+        "--scheme",
+        "moreau-jean",
+        "--t-end",
+        "0.001",
+        "--candidate-distance",
+        "-1",
+    ]);
+    assert!(err.contains("--candidate-distance -1"), "{err}");
 }
 
 #[test]
@@ -380,4 +406,44 @@ fn issue_14_notes_go_to_the_output_not_before_an_error() {
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(text.starts_with("note: position-lcp is perfectly inelastic"), "{text}");
     assert!(out.stderr.is_empty());
+}
+
+fn files_in(dir: &Path) -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(dir)
+        .expect("list")
+        .flatten()
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    names
+}
+
+#[test]
+fn issue_14_the_csv_is_renamed_into_place_and_a_failed_run_leaves_none() {
+    let d = dir().join("csv_rename");
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).expect("dir");
+    let ball = write("ball_csv_rename.toml", BALL);
+    let out = d.join("traj.csv");
+    let o = out.to_string_lossy().into_owned();
+    let run =
+        signorini(&["simulate", &ball, "--scheme", "moreau-jean", "--t-end", "0.01", "--out", &o]);
+    assert_eq!(run.status.code(), Some(0), "{}", String::from_utf8_lossy(&run.stderr));
+    assert_eq!(files_in(&d), ["traj.csv"]);
+    // Gravity 1e308 overflows the velocity to infinity after about 1 800 steps: the run fails.
+    let blow_up = write(
+        "ball_blow_up.toml",
+        "dimension = 2\ngravity = [0.0, -1e308]\n[[body]]\nname = \"ball\"\nmass = 1.0\n\
+         particle = true\nposition = [0.0, 0.0]\nshape = { type = \"sphere\", radius = 0.1 }\n",
+    );
+    let failed = d.join("failed.csv");
+    let f = failed.to_string_lossy().into_owned();
+    let err =
+        refused(&["simulate", &blow_up, "--scheme", "moreau-jean", "--t-end", "3", "--out", &f]);
+    assert!(err.contains("non-finite"), "{err}");
+    assert_eq!(files_in(&d), ["traj.csv"], "no truncated or temporary file");
+    // The scene itself is not an output.
+    let err =
+        refused(&["simulate", &ball, "--scheme", "moreau-jean", "--t-end", "0.01", "--out", &ball]);
+    assert!(err.contains("refusing to overwrite an input"), "{err}");
 }

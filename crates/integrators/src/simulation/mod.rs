@@ -320,6 +320,15 @@ impl Simulation {
                 ));
             }
         }
+        if let Candidates::WithinDistance(d) = o.candidates {
+            if !(d.is_finite() && d >= 0.0) {
+                return Err(invalid(
+                    "candidate_distance",
+                    fmt_num(d),
+                    "must be a finite number >= 0",
+                ));
+            }
+        }
         if o.limits.max_steps == 0 {
             return Err(invalid("max_steps", "0".into(), "must be at least 1"));
         }

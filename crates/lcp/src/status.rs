@@ -2,7 +2,6 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::merit::norm2;
 use crate::Lcp;
 
 /// Every way a run can end; one enum for every solver (DESIGN.md §3).

@@ -1,9 +1,10 @@
 //! Moreau–Jean time stepping of a granular column: an m x m x h lattice of touching spheres
 //! (radius 0.5, masses 1-3 kg) on a floor, 10^2, 10^3 and 10^4 spheres, ten steps of
 //! h = 10^-3 s per sample, the velocity-level LCP of every step solved by name (`pgs` and
-//! `newton-min`), contact candidates from the grid broad phase
-//! (`SceneModel::with_candidate_distance`). The figure is the cost of a step with everything in it: contact detection,
-//! Jacobians, the Delassus assembly, the LCP solve and the update.
+//! `newton-min`), run as `signorini simulate` runs a scene ([`Simulation`]) with contact
+//! candidates from the grid broad phase (`Candidates::WithinDistance`). The figure is the cost
+//! of a step with everything in it: contact detection, Jacobians, the Delassus assembly, the
+//! LCP solve, the update and the impact report.
 // criterion_group! generates an undocumented public function.
 #![allow(missing_docs)]
 
@@ -11,15 +12,14 @@ use std::time::Duration;
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
 use signorini_contact::{Body, Dimension, Scene, Shape};
-use signorini_integrators::{
-    simulate_moreau_jean, ContactModel, MoreauJeanParams, OnSolverFailure, SceneModel,
-};
+use signorini_integrators::simulation::Candidates;
+use signorini_integrators::{Sample, Scheme, Simulation, SimulationObserver, SimulationOptions};
 use signorini_lcp::Registry;
 
 /// (m, layers): m * m * layers spheres.
 const COLUMNS: [(usize, usize); 3] = [(5, 4), (10, 10), (22, 21)];
 const STEPS: usize = 10;
-const MAX_CANDIDATES: usize = 2_000_000;
+const H: f64 = 1e-3;
 
 fn column(m: usize, layers: usize) -> Scene {
     let mut scene = Scene::new(Dimension::Three, [0.0, -9.81, 0.0]);
@@ -41,75 +41,52 @@ fn column(m: usize, layers: usize) -> Scene {
     scene.with_body(Body::fixed("floor", Shape::HalfSpace { normal: [0.0, 1.0, 0.0], offset: 0.0 }))
 }
 
+/// Keeps no samples.
+struct Discard;
+
+impl SimulationObserver for Discard {
+    fn sample(&mut self, _sample: &Sample) -> Result<(), String> {
+        Ok(())
+    }
+}
+
 fn bench_stepping(c: &mut Criterion) {
     let registry = Registry::builtin();
     let mut group = c.benchmark_group("moreau_jean_granular_column");
     group.sample_size(10).warm_up_time(Duration::from_secs(1));
     for (m, layers) in COLUMNS {
         let spheres = m * m * layers;
+        let mut options = SimulationOptions::new(Scheme::MoreauJean, STEPS as f64 * H);
+        options.step = Some(H);
+        options.solve.tol = Some(1e-8);
         // Candidates from the grid broad phase (boxes within 0.1 m): the column only settles.
-        let model = match SceneModel::with_candidate_distance(column(m, layers), 0.1) {
-            Ok(model) => model,
+        options.candidates = Candidates::WithinDistance(0.1);
+        // The simulation's memory budget (default 4 GiB) refuses a size that would not fit.
+        let sim = match Simulation::new(column(m, layers), options) {
+            Ok(sim) => sim,
             Err(e) => {
                 eprintln!("stepping: column of {spheres} spheres skipped: {e}");
                 continue;
             }
         };
-        // The model's candidate contacts (one per feature pair it tracks) bound the memory
-        // of a step; skip a size where they would not fit rather than fail.
-        if model.n_contacts() > MAX_CANDIDATES {
-            eprintln!(
-                "stepping: column of {spheres} spheres skipped: {} candidate contacts (limit {MAX_CANDIDATES})",
-                model.n_contacts()
-            );
-            continue;
-        }
-        let (q0, v0) = model.initial_state();
         for name in ["pgs", "newton-min"] {
             let Ok(solver) = registry.build(name) else {
                 eprintln!("stepping: solver {name} is not registered; skipped");
                 continue;
             };
-            let mut params = MoreauJeanParams::with_step(1e-3);
-            params.on_failure = OnSolverFailure::Continue;
-            params.sample_every = 0;
-            params.options.tol = Some(1e-8);
-            // One run outside the timing: contacts per step and failures, for the record.
-            match simulate_moreau_jean(
-                &model,
-                &model,
-                solver.as_ref(),
-                0.0,
-                &q0,
-                &v0,
-                STEPS,
-                &params,
-            ) {
-                Ok(run) => {
-                    let active: usize = run.steps.iter().map(|s| s.n_active).max().unwrap_or(0);
-                    eprintln!(
-                        "stepping: {spheres} spheres, {name}: up to {active} active contacts per step, {} failed solves in {STEPS} steps",
-                        run.solver_failures.len()
-                    );
-                }
+            // One run outside the timing: solves and failures, for the record.
+            match sim.run(solver.as_ref(), &mut Discard) {
+                Ok(run) => eprintln!(
+                    "stepping: {spheres} spheres, {name}: {} solves, {} failed in {STEPS} steps",
+                    run.lcp_solves, run.solver_failures.total
+                ),
                 Err(e) => {
                     eprintln!("stepping: {spheres} spheres, {name}: skipped: {e}");
                     continue;
                 }
             }
             group.bench_with_input(BenchmarkId::new(name, spheres), &spheres, |b, _| {
-                b.iter(|| {
-                    simulate_moreau_jean(
-                        &model,
-                        &model,
-                        solver.as_ref(),
-                        0.0,
-                        &q0,
-                        &v0,
-                        STEPS,
-                        &params,
-                    )
-                })
+                b.iter(|| sim.run(solver.as_ref(), &mut Discard))
             });
         }
     }

@@ -13,9 +13,10 @@ use std::sync::Arc;
 use faer::Mat;
 use signorini_integrators::smooth::SCHEMES;
 use signorini_integrators::{
-    integrate, integrator_from_name, simulate_event_driven, simulate_moreau_jean, BouncingBall,
+    integrate, integrator_from_name, run_stepping, simulate_event_driven, BouncingBall,
     ContactModel, EventDrivenParams, Flight, ImplicitEuler, Integrator, LinearOscillator,
-    MechanicalSystem, MoreauJeanParams, NewtonParams, PenaltyLaw, PenaltyPointMass,
+    MechanicalSystem, MoreauJean, NewtonParams, NoObserver, PenaltyLaw, PenaltyPointMass, Sample,
+    SteppingParams, TimeStepper,
 };
 use signorini_lcp::{LcpSolver, SolveOptions, Status};
 
@@ -646,9 +647,11 @@ fn moreau_jean_bouncing_ball(ctx: &Context, r: &mut Recorder) {
     let (mut hs, mut es) = (Vec::new(), Vec::new());
     for n in [300usize, 500, 800, 1300, 2100, 3400, 5500, 8900] {
         let h = t_end / n as f64;
-        let mut p = MoreauJeanParams::with_step(h);
+        let mut p = SteppingParams::with_step(h);
         p.sample_every = 0;
-        match simulate_moreau_jean(&b, &b, solver.as_ref(), 0.0, &[1.0], &[0.0], n, &p) {
+        let start = Sample { t: 0.0, q: vec![1.0], v: vec![0.0] };
+        let stepper = TimeStepper::MoreauJean(&b, MoreauJean::default());
+        match run_stepping(&b, stepper, solver.as_ref(), &start, n, &p, &mut NoObserver) {
             Ok(run) => {
                 let solved = run
                     .steps

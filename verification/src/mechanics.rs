@@ -16,9 +16,10 @@ use signorini_impact::{
     SequentialParams, SimultaneousParams,
 };
 use signorini_integrators::{
-    integrator_from_name, simulate_event_driven, simulate_position_lcp, simulate_stewart_trinkle,
-    BouncingBall, ContactModel, EventDrivenParams, Flight, FrictionModel, MechanicalSystem,
-    PenaltyLaw, PenaltyPointMass, PositionLcpParams, SceneModel, StewartTrinkleParams,
+    integrator_from_name, run_stepping, simulate_event_driven, BouncingBall, ContactModel,
+    EventDrivenParams, Flight, FrictionModel, MechanicalSystem, NoObserver, PenaltyLaw,
+    PenaltyPointMass, Sample, Scheme, Simulation, SimulationObserver, SimulationOptions,
+    SimulationOutcome, SteppingParams, TimeStepper,
 };
 use signorini_lcp::{Lcp, LcpSolver, SolveOptions, Status};
 
@@ -442,19 +443,12 @@ fn incline(ctx: &Context, r: &mut Recorder) {
     for angle in [10.0, 20.0, 26.5, 26.7, 35.0, 60.0] {
         let a = f64::to_radians(angle);
         let body = Incline { angle: a, mu };
-        let mut p = StewartTrinkleParams::with_step(1e-3);
+        let mut p = SteppingParams::with_step(1e-3);
         p.sample_every = 0;
         let label = format!("angle{angle}");
-        match simulate_stewart_trinkle(
-            &body,
-            &body,
-            lemke.as_ref(),
-            0.0,
-            &[0.0, 0.0],
-            &[0.0, 0.0],
-            1000,
-            &p,
-        ) {
+        let start = Sample { t: 0.0, q: vec![0.0, 0.0], v: vec![0.0, 0.0] };
+        let stepper = TimeStepper::StewartTrinkle(&body);
+        match run_stepping(&body, stepper, lemke.as_ref(), &start, 1000, &p, &mut NoObserver) {
             Ok(run) => {
                 let sticks = a.tan() <= mu;
                 let expected = if sticks { 0.0 } else { G * (a.sin() - mu * a.cos()) };
@@ -562,10 +556,12 @@ fn tedrake_block_collision(ctx: &Context, r: &mut Recorder) {
     let Some(lemke) = solver(ctx, r, "lemke") else { return };
     let block = BouncingBall { mass: 2.0, gravity: G, pull: 0.0, restitution: 0.0 };
     let h = 1e-3;
-    let p = PositionLcpParams::with_step(h);
-    match simulate_position_lcp(&block, &block, lemke.as_ref(), 0.0, &[1.0], &[0.0], 1000, &p) {
+    let p = SteppingParams::with_step(h);
+    let start = Sample { t: 0.0, q: vec![1.0], v: vec![0.0] };
+    let stepper = TimeStepper::PositionLcp(&block);
+    match run_stepping(&block, stepper, lemke.as_ref(), &start, 1000, &p, &mut NoObserver) {
         Ok(run) => {
-            let min_gap = run.samples.iter().map(|(_, q, _)| q[0]).fold(f64::INFINITY, f64::min);
+            let min_gap = run.samples.iter().map(|s| s.q[0]).fold(f64::INFINITY, f64::min);
             r.check(
                 "no_penetration",
                 "value",
@@ -575,11 +571,11 @@ fn tedrake_block_collision(ctx: &Context, r: &mut Recorder) {
                 Some(1e-12),
             );
             let t1 = (2.0f64 / G).sqrt();
-            match run.samples.iter().find(|(_, q, _)| q[0].abs() <= 1e-12) {
-                Some((t, _, _)) => r.check(
+            match run.samples.iter().find(|s| s.q[0].abs() <= 1e-12).map(|s| s.t) {
+                Some(t) => r.check(
                     "landing_time",
                     "value",
-                    *t >= t1 - 1e-12 && *t <= t1 + 2.0 * h,
+                    t >= t1 - 1e-12 && t <= t1 + 2.0 * h,
                     format!("in [t1, t1 + 2h], t1 = {t1:.10}"),
                     format!("{t:.6}"),
                     Some(2.0 * h),
@@ -764,11 +760,30 @@ fn painleve_rod(ctx: &Context, r: &mut Recorder) {
     }
 }
 
-/// A reference scene (its simulation keys `impact_law` and `impact` are kept by the parser and
-/// unused here: the cases below state the law and mode themselves).
-fn scene_model(text: &str) -> Result<SceneModel, String> {
+/// A reference scene set up as `signorini simulate` sets it up: its simulation keys
+/// (`impact_law`, `impact`) read by [`Simulation`], the options given here.
+fn scene_simulation(text: &str, options: SimulationOptions) -> Result<Simulation, String> {
     let scene = Scene::from_toml_str(text).map_err(|e| e.to_string())?;
-    SceneModel::new(scene).map_err(|e| e.to_string())
+    Simulation::new(scene, options).map_err(|e| e.to_string())
+}
+
+/// Keeps no samples: the cases check the final state and the impacts.
+struct Discard;
+
+impl SimulationObserver for Discard {
+    fn sample(&mut self, _sample: &Sample) -> Result<(), String> {
+        Ok(())
+    }
+}
+
+/// Runs a reference scene; a solve that did not end solved is an error, as with the
+/// stepper's stop policy.
+fn run_scene(sim: &Simulation, solver: &dyn LcpSolver) -> Result<SimulationOutcome, String> {
+    let outcome = sim.run(solver, &mut Discard).map_err(|e| e.to_string())?;
+    match outcome.solver_failures.items.first() {
+        Some(f) => Err(format!("the solve at t = {} ended {}", f.t, f.status)),
+        None => Ok(outcome),
+    }
 }
 
 /// Newton's cradle from the scene files through the event-driven scheme (SceneModel, RK4
@@ -778,27 +793,23 @@ fn scene_model(text: &str) -> Result<SceneModel, String> {
 fn scene_newtons_cradle(ctx: &Context, r: &mut Recorder) {
     let Some(lemke) = solver(ctx, r, "lemke") else { return };
     let files = [
-        (
-            3usize,
-            ImpactMode::Simultaneous,
-            include_str!("../scenes/newtons-cradle-3-simultaneous.toml"),
-        ),
-        (3, ImpactMode::Sequential, include_str!("../scenes/newtons-cradle-3-sequential.toml")),
-        (5, ImpactMode::Simultaneous, include_str!("../scenes/newtons-cradle-5-simultaneous.toml")),
-        (5, ImpactMode::Sequential, include_str!("../scenes/newtons-cradle-5-sequential.toml")),
+        (3usize, "simultaneous", include_str!("../scenes/newtons-cradle-3-simultaneous.toml")),
+        (3, "sequential", include_str!("../scenes/newtons-cradle-3-sequential.toml")),
+        (5, "simultaneous", include_str!("../scenes/newtons-cradle-5-simultaneous.toml")),
+        (5, "sequential", include_str!("../scenes/newtons-cradle-5-sequential.toml")),
     ];
-    for (n, mode, text) in files {
-        let tag = format!("n{n}_{}", mode.as_str());
-        let model = match scene_model(text) {
-            Ok(m) => m,
+    for (n, file_mode, text) in files {
+        // The mode is the scene's own `impact` key, as `simulate` reads it.
+        let sim = match scene_simulation(text, SimulationOptions::new(Scheme::EventDriven, 1.0)) {
+            Ok(s) => s,
             Err(e) => {
-                r.error(&tag, e);
+                r.error(&format!("n{n}_{file_mode}"), e);
                 return;
             }
         };
-        let (q0, v0) = model.initial_state();
-        let params = EventDrivenParams { mode, ..EventDrivenParams::default() };
-        match simulate_event_driven(&model, &model, lemke.as_ref(), 0.0, &q0, &v0, 1.0, &params) {
+        let mode = sim.impact().mode;
+        let tag = format!("n{n}_{}", mode.as_str());
+        match run_scene(&sim, lemke.as_ref()) {
             Ok(run) => {
                 let nf = n as f64;
                 for k in 0..n {
@@ -817,7 +828,7 @@ fn scene_newtons_cradle(ctx: &Context, r: &mut Recorder) {
                         1e-9,
                     );
                 }
-                match run.impacts.first() {
+                match run.impacts.items.first() {
                     Some(imp) => r.close(
                         &format!("{tag}_energy"),
                         imp.energy_before,
@@ -838,15 +849,16 @@ fn scene_newtons_cradle(ctx: &Context, r: &mut Recorder) {
 /// the new corner over the step), to 1e-6 relative; and it rocks on O' (v = ω2 (-h_b, b)).
 fn scene_rocking_block(ctx: &Context, r: &mut Recorder) {
     let Some(lemke) = solver(ctx, r, "lemke") else { return };
-    let model = match scene_model(include_str!("../scenes/rocking-block.toml")) {
-        Ok(m) => m,
+    let (b, hb, w1, h) = (0.2f64, 1.0f64, 1.0f64, 1e-5);
+    let mut options = SimulationOptions::new(Scheme::StewartTrinkle, h);
+    options.step = Some(h);
+    let sim = match scene_simulation(include_str!("../scenes/rocking-block.toml"), options) {
+        Ok(s) => s,
         Err(e) => return r.error("scene", e),
     };
-    let (b, hb, w1, h) = (0.2f64, 1.0f64, 1.0f64, 1e-5);
-    let (q0, v0) = model.initial_state();
-    let p = StewartTrinkleParams::with_step(h);
-    match simulate_stewart_trinkle(&model, &model, lemke.as_ref(), 0.0, &q0, &v0, 1, &p) {
-        Ok(run) => {
+    match run_scene(&sim, lemke.as_ref()) {
+        Ok(outcome) => {
+            let run = outcome.end;
             let ratio = 1.0 - 1.5 * (b / hb).atan().sin().powi(2);
             let i_o = 4.0 * (b * b + hb * hb) / 3.0;
             let w2 = run.v[2];
@@ -881,18 +893,16 @@ fn scene_incline(ctx: &Context, r: &mut Recorder) {
         ("3d_k8", include_str!("../scenes/incline-3d-cone.toml"), 0.47, 0.5, Some(8)),
     ];
     for (tag, text, tan_a, mu_eff, k) in runs {
-        let mut model = match scene_model(text) {
-            Ok(m) => m,
+        let mut options = SimulationOptions::new(Scheme::StewartTrinkle, t_end);
+        options.step = Some(h);
+        options.friction_directions = k;
+        let sim = match scene_simulation(text, options) {
+            Ok(s) => s,
             Err(e) => return r.error(tag, e),
         };
-        if let Some(k) = k {
-            model.set_friction_directions(k);
-        }
-        let (q0, v0) = model.initial_state();
-        let p = StewartTrinkleParams::with_step(h);
-        let steps = (t_end / h).round() as usize;
-        match simulate_stewart_trinkle(&model, &model, lemke.as_ref(), 0.0, &q0, &v0, steps, &p) {
-            Ok(run) => {
+        match run_scene(&sim, lemke.as_ref()) {
+            Ok(outcome) => {
+                let run = outcome.end;
                 let a = f64::atan(tan_a);
                 let acc = if tan_a <= mu_eff { 0.0 } else { G * (a.sin() - mu_eff * a.cos()) };
                 let d = if k.is_some() { 3 } else { 2 };

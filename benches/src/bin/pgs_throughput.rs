@@ -1,5 +1,5 @@
 //! Measures (a) projected Gauss–Seidel sweep throughput in stored nonzeros per second on a
-//! Delassus-like problem of about 10^5 unknowns, (b) a STREAM-like triad a[i] = b[i] + s c[i]
+//! Delassus-like problem of about 10^5 unknowns, (b) a STREAM-like triad `a[i] = b[i] + s c[i]`
 //! over arrays much larger than the caches (memory bandwidth, GB/s), both as the median of
 //! repeated runs, and (c) PGS sweeps to merit 1e-6 and 1e-8 on box stacks with mass ratios
 //! 1, 10, 100, 1000 (alternating light/heavy and geometric profiles).

@@ -22,7 +22,9 @@ JSON output (--json), one object:
 Exit codes:
   0  the contact LCP was solved
   1  the solver ended with another status
-  2  bad input or usage: one line on stderr naming the file, the line and key where known";
+  2  bad input or usage, or an output that cannot be written: one line on stderr naming
+     the file, the line and key where known
+  3  internal error (a bug in signorini): one line on stderr; please report it";
 
 /// Arguments of `signorini contact`.
 #[derive(Debug, clap::Args)]

@@ -12,7 +12,9 @@ use crate::Done;
 const CONVERT_HELP: &str = "\
 Exit codes:
   0  written
-  2  bad input or usage: one line on stderr naming the file and what is wrong";
+  2  bad input or usage, or an output that cannot be written: one line on stderr naming
+     the file and what is wrong
+  3  internal error (a bug in signorini): one line on stderr; please report it";
 
 /// Arguments of `signorini convert`.
 #[derive(Debug, clap::Args)]

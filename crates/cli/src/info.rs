@@ -20,7 +20,9 @@ JSON output (--json), one object:
 
 Exit codes:
   0  the file was read and described
-  2  bad input or usage: one line on stderr naming the file and what is wrong";
+  2  bad input or usage, or an output that cannot be written: one line on stderr naming
+     the file and what is wrong
+  3  internal error (a bug in signorini): one line on stderr; please report it";
 
 /// Arguments of `signorini info`.
 #[derive(Debug, clap::Args)]

@@ -1,8 +1,8 @@
 //! `signorini`: solve, inspect and convert LCP files from the command line.
 //!
 //! Exit codes: 0 solved (or command done), 1 a solve ended with any other status, 2 bad input
-//! or usage, with one line on stderr naming the file and what is wrong. One module per
-//! subcommand.
+//! or usage (or an output that cannot be written), with one line on stderr naming the file and
+//! what is wrong, 3 an internal error (a panic: a bug). One module per subcommand.
 
 mod contact;
 mod convert;
@@ -24,7 +24,12 @@ const EXIT_CODES: &str = "\
 Exit codes:
   0  solved (or the command did what it was asked)
   1  a solve ended with another status (max_iterations, infeasible, numerical_failure, ...)
-  2  bad input or usage: one line on stderr naming the file and what is wrong";
+  2  bad input or usage, or an output that cannot be written: one line on stderr naming the
+     file and what is wrong
+  3  internal error (a bug in signorini): one line on stderr; please report it";
+
+/// The exit code of a panic (an internal error), distinct from bad input (2).
+const EXIT_INTERNAL_ERROR: i32 = 3;
 
 /// Research-grade solvers for linear complementarity problems and unilateral contact.
 #[derive(Debug, Parser)]
@@ -69,7 +74,7 @@ fn install_panic_hook() {
             .unwrap_or_else(|| "unknown cause".into());
         let line = format!("{message}{}", location.unwrap_or_default()).replace('\n', " ");
         eprintln!("signorini: internal error (please report): {line}");
-        std::process::exit(2);
+        std::process::exit(EXIT_INTERNAL_ERROR);
     }));
 }
 
@@ -86,6 +91,10 @@ fn run(cli: Cli) -> Result<Done, CliError> {
 
 fn main() -> ExitCode {
     install_panic_hook();
+    // Lets the tests reach the panic hook (exit 3) without a bug to trigger it.
+    if std::env::var_os("SIGNORINI_INTERNAL_TEST_PANIC").is_some() {
+        panic!("SIGNORINI_INTERNAL_TEST_PANIC is set");
+    }
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(e) => return error::clap_exit(&e),
@@ -93,9 +102,15 @@ fn main() -> ExitCode {
     match run(cli) {
         Ok(done) => {
             let mut out = std::io::stdout().lock();
-            // A closed pipe (e.g. `| head`) is not an error of the solve.
-            let _ = out.write_all(done.stdout.as_bytes()).and_then(|()| out.flush());
-            ExitCode::from(done.code)
+            match out.write_all(done.stdout.as_bytes()).and_then(|()| out.flush()) {
+                Ok(()) => ExitCode::from(done.code),
+                // A closed pipe (e.g. `| head`) is the reader's choice, not an error.
+                Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => ExitCode::from(done.code),
+                Err(e) => {
+                    eprintln!("signorini: cannot write to stdout: {e}");
+                    ExitCode::from(2)
+                }
+            }
         }
         Err(e) => {
             eprintln!("signorini: {}", e.one_line());

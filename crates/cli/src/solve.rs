@@ -30,7 +30,9 @@ Exit codes:
   0  solved
   1  another status (infeasible, no_solution, ray_termination, max_iterations, time_limit,
      stalled, numerical_failure)
-  2  bad input or usage: one line on stderr naming the file and what is wrong";
+  2  bad input or usage, or an output that cannot be written: one line on stderr naming
+     the file and what is wrong
+  3  internal error (a bug in signorini): one line on stderr; please report it";
 
 /// Arguments of `signorini solve`.
 #[derive(Debug, clap::Args)]

@@ -10,8 +10,16 @@ use signorini_lcp::Registry;
 use crate::error::CliError;
 use crate::Done;
 
+/// Shown under the command's `--help`.
+const SOLVERS_HELP: &str = "\
+Exit codes:
+  0  listed
+  2  bad usage, or an output that cannot be written: one line on stderr
+  3  internal error (a bug in signorini): one line on stderr; please report it";
+
 /// Arguments of `signorini solvers`.
 #[derive(Debug, clap::Args)]
+#[command(after_help = SOLVERS_HELP)]
 pub struct SolversArgs {
     /// Print one JSON array: [{name, summary, parameters: [{key, default, doc}]}, ...].
     #[arg(long)]

@@ -26,6 +26,7 @@
 
 use std::cell::RefCell;
 use std::sync::Arc;
+use std::time::{Duration, Instant};
 
 use signorini_impact::{
     solve_sequential, solve_simultaneous, ImpactError, ImpactLaw, ImpactMode, LcpSolveRecord,
@@ -37,6 +38,8 @@ use crate::acceleration::{acceleration_lcp, AccelerationError, ConstrainedMotion
 use crate::model::{ContactModel, FreeMotion, MechanicalSystem, ModelError};
 use crate::roots::{brent, RootError};
 use crate::smooth::{Integrator, IntegratorError};
+pub use crate::stepping::Sample;
+use crate::stepping::{Recording, RunEnd};
 use crate::system::SecondOrderSystem;
 
 /// How the smooth motion between events is computed.
@@ -98,6 +101,13 @@ pub struct EventDrivenParams {
     pub mode: ImpactMode,
     /// Options for every LCP solve.
     pub options: SolveOptions,
+    /// Wall-clock limit of the run; once passed the run ends at the state reached with
+    /// [`RunEnd::TimeLimit`] (default none).
+    pub time_limit: Option<Duration>,
+    /// Whether [`EventDrivenRun::lcp_solves`] keeps every solve ([`Recording::EveryStep`],
+    /// default) or only the count and the failed ones ([`Recording::TotalsOnly`]: memory
+    /// independent of the number of steps).
+    pub recording: Recording,
 }
 
 impl Default for EventDrivenParams {
@@ -114,6 +124,8 @@ impl Default for EventDrivenParams {
             law: ImpactLaw::Newton,
             mode: ImpactMode::Simultaneous,
             options: SolveOptions::default(),
+            time_limit: None,
+            recording: Recording::EveryStep,
         }
     }
 }
@@ -163,6 +175,14 @@ pub enum EventDrivenError {
         /// The instant.
         t: f64,
     },
+    /// The sample observer refused a sample (e.g. its output could not be written).
+    #[error("{message} (at t = {t})")]
+    Output {
+        /// Time of the sample.
+        t: f64,
+        /// The observer's error.
+        message: String,
+    },
     /// More impacts than allowed (an accumulation the rule did not catch).
     #[error("more than {max_impacts} impacts by t = {t}")]
     TooManyImpacts {
@@ -209,23 +229,15 @@ pub struct Accumulation {
     pub ratio: f64,
 }
 
-/// A state sample.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Sample {
-    /// Time.
-    pub t: f64,
-    /// Coordinates.
-    pub q: Vec<f64>,
-    /// Velocities.
-    pub v: Vec<f64>,
-}
-
 /// The outcome of a run.
 #[derive(Debug, Clone, PartialEq)]
 pub struct EventDrivenRun {
-    /// Final state (at t_end).
+    /// Final state (at t_end, or where the time limit stopped the run).
     pub end: Sample,
-    /// Samples at every event and step end.
+    /// How the run ended.
+    pub finished: RunEnd,
+    /// Samples at every event and step end ([`simulate_event_driven`]; empty when they went to
+    /// an observer, [`simulate_event_driven_observed`]).
     pub samples: Vec<Sample>,
     /// Every impact.
     pub impacts: Vec<ImpactRecord>,
@@ -235,28 +247,57 @@ pub struct EventDrivenRun {
     pub releases: Vec<(f64, usize)>,
     /// Contacts closed at the end.
     pub closed: Vec<bool>,
-    /// Every LCP solve with its time.
+    /// Every LCP solve with its time ([`Recording::EveryStep`]; empty otherwise).
     pub lcp_solves: Vec<(f64, LcpSolveRecord)>,
+    /// Number of LCP solves.
+    pub lcp_solve_count: usize,
+    /// The solves that did not end `solved`, with their times.
+    pub lcp_failures: Vec<(f64, LcpSolveRecord)>,
 }
 
 /// More consecutive events than this at one instant is [`EventDrivenError::Stalled`].
 const STALL_EVENTS: usize = 100;
 
 enum Next {
-    Impact { t: f64, q: Vec<f64>, v: Vec<f64> },
-    Release { t: f64, q: Vec<f64>, v: Vec<f64>, contact_idx: usize },
-    End { q: Vec<f64>, v: Vec<f64> },
+    Impact {
+        t: f64,
+        q: Vec<f64>,
+        v: Vec<f64>,
+    },
+    Release {
+        t: f64,
+        q: Vec<f64>,
+        v: Vec<f64>,
+        contact_idx: usize,
+    },
+    End {
+        q: Vec<f64>,
+        v: Vec<f64>,
+    },
+    /// The time limit passed at (t, q, v), a state already sampled.
+    Stopped {
+        t: f64,
+        q: Vec<f64>,
+        v: Vec<f64>,
+    },
 }
 
-struct Runner<'a> {
+/// Receives every sample of an observed run; an error stops it with
+/// [`EventDrivenError::Output`].
+pub type SampleSink<'a> = dyn FnMut(&Sample) -> Result<(), String> + 'a;
+
+struct Runner<'a, 's> {
     sys: &'a dyn MechanicalSystem,
     contacts: &'a dyn ContactModel,
     solver: &'a dyn LcpSolver,
     p: &'a EventDrivenParams,
     run: EventDrivenRun,
+    sink: &'a mut SampleSink<'s>,
+    started: Instant,
 }
 
-/// Simulates from (t0, q0, v0) to t_end.
+/// Simulates from (t0, q0, v0) to t_end, keeping every sample in
+/// [`EventDrivenRun::samples`].
 #[allow(clippy::too_many_arguments)]
 pub fn simulate_event_driven(
     sys: &dyn MechanicalSystem,
@@ -268,6 +309,30 @@ pub fn simulate_event_driven(
     t_end: f64,
     params: &EventDrivenParams,
 ) -> Result<EventDrivenRun, EventDrivenError> {
+    let start = Sample { t: t0, q: q0.to_vec(), v: v0.to_vec() };
+    let mut samples = Vec::new();
+    let mut keep = |s: &Sample| {
+        samples.push(s.clone());
+        Ok(())
+    };
+    let mut run =
+        simulate_event_driven_observed(sys, contacts, solver, &start, t_end, params, &mut keep)?;
+    run.samples = samples;
+    Ok(run)
+}
+
+/// Simulates from `start` to t_end, handing every sample (the start, every event and every
+/// flight step's end) to `sink` as it is produced instead of keeping it.
+pub fn simulate_event_driven_observed(
+    sys: &dyn MechanicalSystem,
+    contacts: &dyn ContactModel,
+    solver: &dyn LcpSolver,
+    start: &Sample,
+    t_end: f64,
+    params: &EventDrivenParams,
+    sink: &mut SampleSink<'_>,
+) -> Result<EventDrivenRun, EventDrivenError> {
+    let (t0, q0, v0) = (start.t, &start.q, &start.v);
     let n = sys.n_dof();
     if q0.len() != n || v0.len() != n {
         return Err(EventDrivenError::Input(format!(
@@ -284,7 +349,6 @@ pub fn simulate_event_driven(
             return Err(EventDrivenError::Input(format!("flight step {step} must be > 0")));
         }
     }
-    let start = Sample { t: t0, q: q0.to_vec(), v: v0.to_vec() };
     let mut r = Runner {
         sys,
         contacts,
@@ -292,19 +356,44 @@ pub fn simulate_event_driven(
         p: params,
         run: EventDrivenRun {
             end: start.clone(),
-            samples: vec![start],
+            finished: RunEnd::Finished,
+            samples: Vec::new(),
             impacts: Vec::new(),
             accumulations: Vec::new(),
             releases: Vec::new(),
             closed: vec![false; contacts.n_contacts()],
             lcp_solves: Vec::new(),
+            lcp_solve_count: 0,
+            lcp_failures: Vec::new(),
         },
+        sink,
+        started: Instant::now(),
     };
+    r.emit(start)?;
     r.simulate(t0, q0.to_vec(), v0.to_vec(), t_end)?;
     Ok(r.run)
 }
 
-impl Runner<'_> {
+impl Runner<'_, '_> {
+    fn emit(&mut self, sample: &Sample) -> Result<(), EventDrivenError> {
+        (self.sink)(sample).map_err(|message| EventDrivenError::Output { t: sample.t, message })
+    }
+
+    fn out_of_time(&self) -> bool {
+        self.p.time_limit.is_some_and(|limit| self.started.elapsed() >= limit)
+    }
+
+    /// Counts a solve, keeps it ([`Recording::EveryStep`]) and keeps it if it failed.
+    fn record_solve(&mut self, t: f64, record: LcpSolveRecord) {
+        self.run.lcp_solve_count += 1;
+        if record.status != signorini_lcp::Status::Solved {
+            self.run.lcp_failures.push((t, record.clone()));
+        }
+        if self.p.recording == Recording::EveryStep {
+            self.run.lcp_solves.push((t, record));
+        }
+    }
+
     fn closed_set(&self) -> Vec<usize> {
         (0..self.run.closed.len()).filter(|&i| self.run.closed[i]).collect()
     }
@@ -324,6 +413,10 @@ impl Runner<'_> {
         // Consecutive events at one instant (no time progress).
         let mut same_instant = (t, 0usize);
         while t < t_end {
+            if self.out_of_time() {
+                self.run.finished = RunEnd::TimeLimit;
+                break;
+            }
             if same_instant.1 > STALL_EVENTS {
                 return Err(EventDrivenError::Stalled { events: same_instant.1, t });
             }
@@ -332,6 +425,13 @@ impl Runner<'_> {
                     t = t_end;
                     q = q1;
                     v = v1;
+                }
+                Next::Stopped { t: ts, q: q1, v: v1 } => {
+                    self.run.finished = RunEnd::TimeLimit;
+                    t = ts;
+                    q = q1;
+                    v = v1;
+                    break;
                 }
                 Next::Release { t: te, q: q1, v: v1, contact_idx } => {
                     self.run.closed[contact_idx] = false;
@@ -369,9 +469,17 @@ impl Runner<'_> {
                         v = v_inel;
                         self.close_by_lcp(&set, t, &q, &v)?;
                         let t_inf = acc.t_inf.min(t_end);
-                        if let Next::End { q: q2, v: v2 } = self.next_event(t, &q, &v, t_inf)? {
-                            q = q2;
-                            v = v2;
+                        match self.next_event(t, &q, &v, t_inf)? {
+                            Next::End { q: q2, v: v2 } => {
+                                q = q2;
+                                v = v2;
+                            }
+                            Next::Stopped { t: ts, q: q2, v: v2 } => {
+                                self.run.finished = RunEnd::TimeLimit;
+                                self.run.end = Sample { t: ts, q: q2, v: v2 };
+                                return Ok(());
+                            }
+                            Next::Impact { .. } | Next::Release { .. } => {}
                         }
                         t = t_inf;
                         self.run.accumulations.push(acc);
@@ -402,7 +510,7 @@ impl Runner<'_> {
                     }
                 }
             }
-            self.run.samples.push(Sample { t, q: q.clone(), v: v.clone() });
+            self.emit(&Sample { t, q: q.clone(), v: v.clone() })?;
             same_instant = if t > same_instant.0 { (t, 0) } else { (t, same_instant.1 + 1) };
         }
         self.run.end = Sample { t, q, v };
@@ -459,7 +567,7 @@ impl Runner<'_> {
         }
         .map_err(wrap)?;
         for rec in &out.lcp_solves {
-            self.run.lcp_solves.push((t, rec.clone()));
+            self.record_solve(t, rec.clone());
         }
         let rep = imp.report(&out);
         let record = ImpactRecord {
@@ -496,7 +604,7 @@ impl Runner<'_> {
         }
         let cf =
             acceleration_lcp(self.sys, self.contacts, &set, t, q, v, self.solver, &self.p.options)?;
-        self.run.lcp_solves.push((t, cf.record.clone()));
+        self.record_solve(t, cf.record.clone());
         let scale = cf.normal_acceleration.iter().fold(0.0_f64, |m, a| m.max(a.abs())).max(1.0);
         for (a, &i) in set.iter().enumerate() {
             self.run.closed[i] =
@@ -549,7 +657,9 @@ impl Runner<'_> {
                 self.next_stepped(ode, scheme.as_ref(), *step, t, q, v, t_end)
             }
         };
-        self.run.lcp_solves.extend(constrained.records.into_inner());
+        for (t, record) in constrained.records.into_inner() {
+            self.record_solve(t, record);
+        }
         next
     }
 
@@ -620,6 +730,9 @@ impl Runner<'_> {
             if t >= t_end {
                 return Ok(Next::End { q, v });
             }
+            if self.out_of_time() {
+                return Ok(Next::Stopped { t, q, v });
+            }
             let tau_max = h.min(t_end - t);
             let step = |tau: f64| -> Result<(Vec<f64>, Vec<f64>), EventDrivenError> {
                 let (mut qs, mut vs) = (q.clone(), v.clone());
@@ -685,7 +798,7 @@ impl Runner<'_> {
             t += tau_max;
             q = q1;
             v = v1;
-            self.run.samples.push(Sample { t, q: q.clone(), v: v.clone() });
+            self.emit(&Sample { t, q: q.clone(), v: v.clone() })?;
         }
     }
 }

@@ -16,11 +16,11 @@ use signorini_impact::{ImpactLaw, ImpactMode};
 pub enum SchemeKind {
     /// [`crate::simulate_event_driven`]: the impact law at each located impact.
     EventDriven,
-    /// [`crate::simulate_moreau_jean`]: Newton's law at velocity level in every step.
+    /// [`crate::moreau_jean`]: Newton's law at velocity level in every step.
     MoreauJean,
-    /// [`crate::simulate_stewart_trinkle`]: next-gap constraint with friction (inelastic).
+    /// [`crate::stewart_trinkle`]: next-gap constraint with friction (inelastic).
     StewartTrinkle,
-    /// [`crate::simulate_position_lcp`]: next-gap constraint (inelastic).
+    /// [`crate::position_lcp`]: next-gap constraint (inelastic).
     PositionLcp,
     /// A compliant (penalty) contact law under a smooth integrator.
     Penalty,

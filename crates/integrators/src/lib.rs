@@ -16,12 +16,18 @@
 //! - [`acceleration`]: the acceleration-level LCP and the constrained motion.
 //! - [`event_driven`]: the event-driven scheme.
 //! - [`impact_support`]: which impact laws and modes each scheme implements.
+//! - [`stepping`]: the one time-stepping loop ([`run_stepping`]) with one run and error type
+//!   ([`SteppingRun`], [`SteppingError`]) for the three schemes below, its shared settings
+//!   ([`SteppingParams`]: failure policy, samples, warm start, recording, time limit) and
+//!   observers ([`StepObserver`]).
 //! - [`moreau_jean`]: the Moreau–Jean theta-method.
 //! - [`position_lcp`]: the position-level time-stepping LCP (Stewart–Trinkle / Tedrake, no
 //!   friction).
 //! - [`stewart_trinkle`]: Stewart–Trinkle / Anitescu–Potra with the polyhedral friction cone.
 //! - [`scene_model`]: a signorini-contact scene as [`MechanicalSystem`] / [`ContactModel`] /
 //!   [`FrictionModel`], and as a penalty ODE.
+//! - [`simulation`]: a scene and options as one bounded run of any scheme ([`Simulation`]),
+//!   what `signorini simulate`, the verification suite and the benches run scenes with.
 //! - [`convergence`]: observed orders by least squares.
 
 pub mod acceleration;
@@ -34,22 +40,34 @@ pub mod penalty;
 pub mod position_lcp;
 pub mod roots;
 pub mod scene_model;
+pub mod simulation;
 pub mod smooth;
 mod step_matrices;
+pub mod stepping;
 pub mod stewart_trinkle;
 pub mod system;
 
 pub use convergence::observed_order;
-pub use event_driven::{simulate_event_driven, EventDrivenParams, EventDrivenRun, Flight};
+pub use event_driven::{
+    simulate_event_driven, simulate_event_driven_observed, EventDrivenParams, EventDrivenRun,
+    Flight,
+};
 pub use impact_support::{check_impact_support, SchemeKind, UnsupportedImpact};
 pub use model::{BouncingBall, ContactModel, FreeMotion, MechanicalSystem};
-pub use moreau_jean::{simulate_moreau_jean, MoreauJeanParams, MoreauJeanRun, OnSolverFailure};
+pub use moreau_jean::MoreauJean;
 pub use penalty::{PenaltyLaw, PenaltyPointMass};
-pub use position_lcp::{simulate_position_lcp, PositionLcpParams};
 pub use scene_model::{PenaltyScene, SceneModel};
+pub use simulation::{
+    ImpactEvent, ImpactSettings, PenaltyIntegrator, Scheme, Simulation, SimulationError,
+    SimulationLimits, SimulationObserver, SimulationOptions, SimulationOutcome,
+};
 pub use smooth::{
     integrate, integrator_from_name, ExplicitEuler, ImplicitEuler, ImplicitMidpoint, Integrator,
     IntegratorError, NewtonParams, Rk4, StormerVerlet, SymplecticEuler,
 };
-pub use stewart_trinkle::{simulate_stewart_trinkle, FrictionModel, StewartTrinkleParams};
+pub use stepping::{
+    run_stepping, NoObserver, OnSolverFailure, Recording, RunEnd, Sample, StepObserver,
+    SteppingError, SteppingParams, SteppingRun, TimeStepper, WarmStart,
+};
+pub use stewart_trinkle::FrictionModel;
 pub use system::{LinearOscillator, SecondOrderSystem, SystemError};

@@ -194,6 +194,21 @@ impl SceneModel {
         self.contacts_at(&self.bodies_at(&q, &v)).iter().map(|c| (c.body_a, c.body_b)).collect()
     }
 
+    /// The block-diagonal mass matrix M(q) with its exact inverse blocks.
+    pub fn block_mass(&self, q: &[f64]) -> BlockDiagonalMass {
+        let v = vec![0.0; q.len()];
+        BlockDiagonalMass::new(&self.layout, &self.bodies_at(q, &v))
+    }
+
+    /// The gaps and the sparse normal Jacobian at q, from one contact evaluation.
+    pub fn gaps_and_rows(&self, q: &[f64]) -> (Vec<f64>, Jacobian) {
+        let v = vec![0.0; q.len()];
+        let bodies = self.bodies_at(q, &v);
+        let contacts = self.contacts_at(&bodies);
+        let gaps = contacts.iter().map(|c| c.gap).collect();
+        (gaps, Jacobian::normal(&self.layout, &bodies, &contacts))
+    }
+
     /// Kinetic energy ½ vᵀ M v at (q, v).
     pub fn kinetic_energy(&self, q: &[f64], v: &[f64]) -> f64 {
         let mass = BlockDiagonalMass::new(&self.layout, &self.bodies_at(q, v));
@@ -245,8 +260,7 @@ impl MechanicalSystem for SceneModel {
         self.forces_at(self.bodies_at(q, v))
     }
     fn mass_operator(&self, q: &[f64]) -> Option<Box<dyn MassMatrix>> {
-        let v = vec![0.0; q.len()];
-        Some(Box::new(BlockDiagonalMass::new(&self.layout, &self.bodies_at(q, &v))))
+        Some(Box::new(self.block_mass(q)))
     }
 }
 
@@ -266,10 +280,7 @@ impl ContactModel for SceneModel {
         self.dense_rows(&j.rows)
     }
     fn jacobian_rows(&self, q: &[f64]) -> Option<Jacobian> {
-        let v = vec![0.0; q.len()];
-        let bodies = self.bodies_at(q, &v);
-        let contacts = self.contacts_at(&bodies);
-        Some(Jacobian::normal(&self.layout, &bodies, &contacts))
+        Some(self.gaps_and_rows(q).1)
     }
     fn restitution(&self, _contact_idx: usize) -> f64 {
         self.restitution

@@ -14,8 +14,8 @@ use crate::model::{ContactModel, MechanicalSystem, ModelError};
 pub(crate) enum StepMatrices {
     /// Block-diagonal mass operator and sparse rows.
     Structured { mass: Box<dyn MassMatrix>, jac: Jacobian },
-    /// Cholesky factor of a dense M and dense rows (n_contacts x n_dof).
-    Dense { llt: faer::linalg::solvers::Llt<f64>, jac: Mat<f64> },
+    /// A dense M, its Cholesky factor and dense rows (n_contacts x n_dof).
+    Dense { m: Mat<f64>, llt: faer::linalg::solvers::Llt<f64>, jac: Mat<f64> },
 }
 
 impl StepMatrices {
@@ -65,7 +65,7 @@ impl StepMatrices {
             )));
         }
         let llt = m.llt(Side::Lower).map_err(|_| ModelError::MassNotPositiveDefinite { t })?;
-        Ok(Self::Dense { llt, jac })
+        Ok(Self::Dense { m, llt, jac })
     }
 
     /// Whether the structured (sparse) path is in use.
@@ -84,6 +84,20 @@ impl StepMatrices {
             Self::Dense { llt, .. } => {
                 let sol = llt.solve(Mat::from_fn(x.len(), 1, |i, _| x[i]));
                 (0..x.len()).map(|i| sol[(i, 0)]).collect()
+            }
+        }
+    }
+
+    /// M x.
+    pub(crate) fn mass_times(&self, x: &[f64]) -> Vec<f64> {
+        match self {
+            Self::Structured { mass, .. } => {
+                let mut y = vec![0.0; x.len()];
+                mass.apply(x, &mut y);
+                y
+            }
+            Self::Dense { m, .. } => {
+                (0..m.nrows()).map(|i| (0..m.ncols()).map(|j| m[(i, j)] * x[j]).sum()).collect()
             }
         }
     }
@@ -111,6 +125,11 @@ pub(crate) struct ActiveRows<'a> {
 }
 
 impl ActiveRows<'_> {
+    /// Number of rows.
+    pub(crate) fn len(&self) -> usize {
+        self.active.len()
+    }
+
     /// The LCP matrix W = J_A M^-1 J_A^T with right-hand side b: sparse (block assembly) for a
     /// structured model, dense otherwise.
     pub(crate) fn delassus_lcp(&self, b: Vec<f64>) -> Result<Lcp, ProblemError> {
@@ -120,7 +139,7 @@ impl ActiveRows<'_> {
                 let w = mass.delassus(&Jacobian { n_dofs: jac.n_dofs, rows });
                 Lcp::from_coo(w.nrows, &w.row, &w.col, &w.val, b)
             }
-            StepMatrices::Dense { llt, jac } => {
+            StepMatrices::Dense { llt, jac, .. } => {
                 let n = jac.ncols();
                 let ja = Mat::from_fn(self.active.len(), n, |a, j| jac[(self.active[a], j)]);
                 let minv_jt = llt.solve(ja.transpose().to_owned());
@@ -138,7 +157,7 @@ impl ActiveRows<'_> {
                 let w = mass.delassus(&Jacobian { n_dofs: jac.n_dofs, rows });
                 w.row.iter().zip(&w.col).zip(&w.val).map(|((&r, &c), &v)| (r, c, v)).collect()
             }
-            StepMatrices::Dense { llt, jac } => {
+            StepMatrices::Dense { llt, jac, .. } => {
                 let n = jac.ncols();
                 let ja = Mat::from_fn(self.active.len(), n, |a, j| jac[(self.active[a], j)]);
                 let w = &ja * llt.solve(ja.transpose().to_owned());

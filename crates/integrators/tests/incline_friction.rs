@@ -5,7 +5,8 @@
 
 use faer::Mat;
 use signorini_integrators::{
-    simulate_stewart_trinkle, ContactModel, FrictionModel, MechanicalSystem, StewartTrinkleParams,
+    run_stepping, ContactModel, FrictionModel, MechanicalSystem, NoObserver, Sample,
+    SteppingParams, TimeStepper,
 };
 
 const G: f64 = 9.81;
@@ -64,19 +65,12 @@ fn slide_velocity(angle_deg: f64, mu: f64) -> (f64, f64, f64) {
     let solver =
         signorini_lcp::Registry::builtin().build("lemke").expect("lemke is always registered");
     let h = 1e-3;
-    let mut p = StewartTrinkleParams::with_step(h);
+    let mut p = SteppingParams::with_step(h);
     p.sample_every = 0;
-    let r = simulate_stewart_trinkle(
-        &body,
-        &body,
-        solver.as_ref(),
-        0.0,
-        &[0.0, 0.0],
-        &[0.0, 0.0],
-        1000,
-        &p,
-    )
-    .unwrap();
+    let start = Sample { t: 0.0, q: vec![0.0, 0.0], v: vec![0.0, 0.0] };
+    let stepper = TimeStepper::StewartTrinkle(&body);
+    let r =
+        run_stepping(&body, stepper, solver.as_ref(), &start, 1000, &p, &mut NoObserver).unwrap();
     assert!(r
         .steps
         .iter()

@@ -1,9 +1,9 @@
 //! Moreau–Jean (theta = gamma = 1/2, Newton impact law) on the bouncing ball of REFERENCE.md C:
 //! observed order about 1 in position, and failed solves are reported.
 
-use signorini_integrators::moreau_jean::MoreauJeanError;
 use signorini_integrators::{
-    observed_order, simulate_moreau_jean, BouncingBall, MoreauJeanParams, OnSolverFailure,
+    observed_order, run_stepping, BouncingBall, MoreauJean, NoObserver, OnSolverFailure, Sample,
+    SteppingError, SteppingParams, SteppingRun, TimeStepper,
 };
 use signorini_lcp::{Lcp, LcpSolver, Outcome, SolveContext, SolveError, Status};
 
@@ -11,6 +11,18 @@ const H0: f64 = 1.0;
 
 fn ball() -> BouncingBall {
     BouncingBall { mass: 1.0, gravity: 9.81, pull: 0.0, restitution: 0.9 }
+}
+
+/// n Moreau–Jean steps from rest at H0.
+fn drop(
+    b: &BouncingBall,
+    solver: &dyn LcpSolver,
+    scheme: MoreauJean,
+    n: usize,
+    p: &SteppingParams,
+) -> Result<SteppingRun, SteppingError> {
+    let start = Sample { t: 0.0, q: vec![H0], v: vec![0.0] };
+    run_stepping(b, TimeStepper::MoreauJean(b, scheme), solver, &start, n, p, &mut NoObserver)
 }
 
 #[test]
@@ -26,9 +38,9 @@ fn observed_order_about_one_in_position() {
     let mut es = Vec::new();
     for n in [300usize, 500, 800, 1300, 2100, 3400, 5500, 8900] {
         let h = t_end / n as f64;
-        let mut p = MoreauJeanParams::with_step(h);
+        let mut p = SteppingParams::with_step(h);
         p.sample_every = 0;
-        let r = simulate_moreau_jean(&b, &b, solver.as_ref(), 0.0, &[H0], &[0.0], n, &p).unwrap();
+        let r = drop(&b, solver.as_ref(), MoreauJean::default(), n, &p).unwrap();
         assert!((r.t - t_end).abs() <= 1e-12);
         let err = (r.q[0] - x_exact).abs();
         eprintln!("h = {h:.3e}: position error {err:.3e}");
@@ -53,16 +65,12 @@ fn theta_and_gamma_are_settable_and_checked() {
     let b = ball();
     let solver =
         signorini_lcp::Registry::builtin().build("lemke").expect("lemke is always registered");
-    let mut p = MoreauJeanParams::with_step(1e-3);
-    p.theta = 1.0;
-    p.gamma = 0.0;
-    let r = simulate_moreau_jean(&b, &b, solver.as_ref(), 0.0, &[H0], &[0.0], 1000, &p).unwrap();
+    let p = SteppingParams::with_step(1e-3);
+    let mut scheme = MoreauJean { theta: 1.0, gamma: 0.0, ..MoreauJean::default() };
+    let r = drop(&b, solver.as_ref(), scheme, 1000, &p).unwrap();
     assert!(r.q[0] > -1e-2, "penetration {}", r.q[0]);
-    p.theta = 1.5;
-    assert!(matches!(
-        simulate_moreau_jean(&b, &b, solver.as_ref(), 0.0, &[H0], &[0.0], 10, &p),
-        Err(MoreauJeanError::Input(_))
-    ));
+    scheme.theta = 1.5;
+    assert!(matches!(drop(&b, solver.as_ref(), scheme, 10, &p), Err(SteppingError::Input(_))));
 }
 
 /// A solver that gives up at once.
@@ -87,9 +95,9 @@ impl LcpSolver for GivesUp {
 fn failed_solve_is_reported_with_time_and_status() {
     let b = ball();
     let h = 1e-3;
-    let p = MoreauJeanParams::with_step(h);
-    match simulate_moreau_jean(&b, &b, &GivesUp, 0.0, &[H0], &[0.0], 1000, &p) {
-        Err(MoreauJeanError::SolverFailed { t, status, solver, .. }) => {
+    let p = SteppingParams::with_step(h);
+    match drop(&b, &GivesUp, MoreauJean::default(), 1000, &p) {
+        Err(SteppingError::SolverFailed { t, status, solver, .. }) => {
             assert_eq!(status, Status::MaxIterations);
             assert_eq!(solver, "gives-up");
             // First active step: the gap plus h v / 2 reaches zero near t1.
@@ -97,9 +105,9 @@ fn failed_solve_is_reported_with_time_and_status() {
         }
         other => panic!("expected a solver failure, got {other:?}"),
     }
-    let mut p = MoreauJeanParams::with_step(h);
+    let mut p = SteppingParams::with_step(h);
     p.on_failure = OnSolverFailure::Continue;
-    let r = simulate_moreau_jean(&b, &b, &GivesUp, 0.0, &[H0], &[0.0], 1000, &p).unwrap();
+    let r = drop(&b, &GivesUp, MoreauJean::default(), 1000, &p).unwrap();
     assert!(!r.solver_failures.is_empty());
     assert!(r.solver_failures.iter().all(|f| f.status == Status::MaxIterations));
 }

@@ -4,8 +4,8 @@
 
 use signorini_impact::{solve_simultaneous, ImpactLaw, ImpactProblem, SimultaneousParams};
 use signorini_integrators::{
-    simulate_event_driven, simulate_moreau_jean, BouncingBall, EventDrivenParams, Flight,
-    MoreauJeanParams,
+    run_stepping, simulate_event_driven, BouncingBall, EventDrivenParams, Flight, MoreauJean,
+    NoObserver, Sample, SteppingParams, TimeStepper,
 };
 use signorini_lcp::{Registry, SolveOptions};
 
@@ -28,10 +28,12 @@ fn moreau_jean_and_event_driven_with_every_registered_solver() {
     let mut reference: Option<(f64, Vec<f64>)> = None;
     for name in solvers() {
         let solver = registry.build(&name).unwrap();
-        let mut p = MoreauJeanParams::with_step(1e-3);
+        let mut p = SteppingParams::with_step(1e-3);
         p.options = options.clone();
         p.sample_every = 0;
-        let mj = simulate_moreau_jean(&b, &b, solver.as_ref(), 0.0, &[1.0], &[0.0], 2400, &p)
+        let start = Sample { t: 0.0, q: vec![1.0], v: vec![0.0] };
+        let stepper = TimeStepper::MoreauJean(&b, MoreauJean::default());
+        let mj = run_stepping(&b, stepper, solver.as_ref(), &start, 2400, &p, &mut NoObserver)
             .unwrap_or_else(|e| panic!("{name}: {e}"));
         let ed_params = EventDrivenParams {
             flight: Flight::Ballistic,

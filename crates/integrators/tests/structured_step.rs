@@ -6,9 +6,8 @@
 use faer::Mat;
 use signorini_contact::Scene;
 use signorini_integrators::{
-    simulate_moreau_jean, simulate_position_lcp, simulate_stewart_trinkle, ContactModel,
-    FrictionModel, MechanicalSystem, MoreauJeanParams, MoreauJeanRun, PositionLcpParams,
-    SceneModel, StewartTrinkleParams,
+    run_stepping, ContactModel, FrictionModel, MechanicalSystem, MoreauJean, NoObserver, Sample,
+    SceneModel, SteppingParams, SteppingRun, TimeStepper,
 };
 use signorini_lcp::Registry;
 
@@ -104,35 +103,33 @@ shape = { type = "halfspace", normal = [0.0, 1.0, 0.0], offset = 0.0 }
 
 fn compare(text: &str) {
     let model = SceneModel::new(Scene::from_toml_str(text).expect("scene")).expect("model");
-    let (q0, v0) = model.initial_state();
+    let (q, v) = model.initial_state();
+    let start = Sample { t: 0.0, q, v };
     let solver = Registry::builtin().build("lemke").expect("lemke");
     let view = DenseView(&model);
-    let mut p = MoreauJeanParams::with_step(1e-3);
+    let mut p = SteppingParams::with_step(1e-3);
     p.sample_every = 0;
-    let fast = simulate_moreau_jean(&model, &model, solver.as_ref(), 0.0, &q0, &v0, 600, &p)
-        .expect("structured run");
-    let dense = simulate_moreau_jean(&view, &view, solver.as_ref(), 0.0, &q0, &v0, 600, &p)
-        .expect("dense run");
+    let run = |sys: &dyn MechanicalSystem, stepper, n| {
+        run_stepping(sys, stepper, solver.as_ref(), &start, n, &p, &mut NoObserver)
+    };
+    let mj = MoreauJean::default();
+    let fast = run(&model, TimeStepper::MoreauJean(&model, mj), 600).expect("structured run");
+    let dense = run(&view, TimeStepper::MoreauJean(&view, mj), 600).expect("dense run");
     let impacts = fast.steps.iter().filter(|s| s.n_active > 0).count();
     assert!(impacts > 50, "the run must have contact in many steps, had {impacts}");
     agree(&fast, &dense);
-    let mut p = PositionLcpParams::with_step(1e-3);
-    p.sample_every = 0;
-    let fast = simulate_position_lcp(&model, &model, solver.as_ref(), 0.0, &q0, &v0, 600, &p)
-        .expect("structured position-level run");
-    let dense = simulate_position_lcp(&view, &view, solver.as_ref(), 0.0, &q0, &v0, 600, &p)
-        .expect("dense position-level run");
+    let fast =
+        run(&model, TimeStepper::PositionLcp(&model), 600).expect("structured position-level run");
+    let dense = run(&view, TimeStepper::PositionLcp(&view), 600).expect("dense position-level run");
     agree(&fast, &dense);
-    let mut p = StewartTrinkleParams::with_step(1e-3);
-    p.sample_every = 0;
-    let dense = simulate_stewart_trinkle(&view, &view, solver.as_ref(), 0.0, &q0, &v0, 300, &p)
-        .expect("dense Stewart–Trinkle run");
-    let fast = simulate_stewart_trinkle(&model, &model, solver.as_ref(), 0.0, &q0, &v0, 300, &p)
+    let dense =
+        run(&view, TimeStepper::StewartTrinkle(&view), 300).expect("dense Stewart–Trinkle run");
+    let fast = run(&model, TimeStepper::StewartTrinkle(&model), 300)
         .expect("structured Stewart–Trinkle run");
     agree(&fast, &dense);
 }
 
-fn agree(fast: &MoreauJeanRun, dense: &MoreauJeanRun) {
+fn agree(fast: &SteppingRun, dense: &SteppingRun) {
     assert_eq!(
         fast.steps.iter().map(|s| s.n_active).collect::<Vec<_>>(),
         dense.steps.iter().map(|s| s.n_active).collect::<Vec<_>>(),
@@ -196,13 +193,31 @@ fn broad_phase_candidates_give_the_all_pairs_trajectory() {
     }
     assert_eq!(near.n_contacts(), sphere_pairs + 9);
     let solver = Registry::builtin().build("lemke").expect("lemke");
-    let mut p = MoreauJeanParams::with_step(1e-3);
+    let mut p = SteppingParams::with_step(1e-3);
     p.sample_every = 0;
-    let (q0, v0) = all.initial_state();
-    let a = simulate_moreau_jean(&all, &all, solver.as_ref(), 0.0, &q0, &v0, 200, &p)
-        .expect("all-pairs run");
-    let b = simulate_moreau_jean(&near, &near, solver.as_ref(), 0.0, &q0, &v0, 200, &p)
-        .expect("broad-phase run");
+    let (q, v) = all.initial_state();
+    let start = Sample { t: 0.0, q, v };
+    let mj = MoreauJean::default();
+    let a = run_stepping(
+        &all,
+        TimeStepper::MoreauJean(&all, mj),
+        solver.as_ref(),
+        &start,
+        200,
+        &p,
+        &mut NoObserver,
+    )
+    .expect("all-pairs run");
+    let b = run_stepping(
+        &near,
+        TimeStepper::MoreauJean(&near, mj),
+        solver.as_ref(),
+        &start,
+        200,
+        &p,
+        &mut NoObserver,
+    )
+    .expect("broad-phase run");
     assert!(a.steps.iter().all(|s| s.n_active >= 9), "the bottom layer rests on the floor");
     assert_eq!(
         a.steps.iter().map(|s| s.n_active).collect::<Vec<_>>(),

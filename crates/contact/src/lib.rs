@@ -54,6 +54,7 @@ pub mod error;
 pub mod jacobian;
 pub mod mass;
 pub mod math;
+pub mod packings;
 pub mod problem;
 pub mod scene;
 pub mod shape;

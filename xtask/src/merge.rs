@@ -15,7 +15,7 @@ pub struct MergeArgs {
     /// Shard folders, each holding a results.json from `cargo xtask study --shard K/N`.
     #[arg(required = true, value_name = "DIR")]
     pub dirs: Vec<PathBuf>,
-    /// Output folder (default target/study/<name>-<run-id>-merged).
+    /// Output folder (default target/study/NAME-RUN-ID-merged).
     #[arg(long, value_name = "DIR")]
     pub out: Option<PathBuf>,
 }

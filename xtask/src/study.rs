@@ -24,7 +24,7 @@ pub struct StudyArgs {
     /// Run only shard K of N (1-based), for a cluster array job; merge the shards afterwards.
     #[arg(long, value_name = "K/N", value_parser = shard)]
     pub shard: Option<(usize, usize)>,
-    /// Output folder (default target/study/<name>-<run-id>[-shardKofN]).
+    /// Output folder (default target/study/NAME-RUN-ID[-shardKofN]).
     #[arg(long, value_name = "DIR")]
     pub out: Option<PathBuf>,
     /// Worker threads (default: the verification default thread count).

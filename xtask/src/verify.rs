@@ -22,11 +22,11 @@ pub struct VerifyArgs {
     /// Select case ids: a substring, `*` matching any run of characters.
     #[arg(long, value_name = "PATTERN")]
     pub filter: Option<String>,
-    /// Folder for report.md, results.json and plots/ (default target/verify/<run-id>).
+    /// Folder for report.md, results.json and plots/ (default target/verify/RUN-ID).
     #[arg(long, value_name = "DIR")]
     pub out: Option<PathBuf>,
     /// Add every problem file in DIR (.json, .dat, .mtx pairs, .hdf5 FCLIB) as a case
-    /// lcp/user/<file>; repeatable.
+    /// lcp/user/FILE; repeatable.
     #[arg(long, value_name = "DIR")]
     pub problems: Vec<PathBuf>,
 }

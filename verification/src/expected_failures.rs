@@ -37,6 +37,16 @@ pub const TABLE: &[ExpectedFailure] = &[
     },
     ExpectedFailure {
         case: "lcp/fclib/local_problem_test",
+        solver: "ipm",
+        reason: "measured: stalled at residual 6.4e-11 after 54 iterations (default tol 1e-10). \
+                 W_NN of the FCLIB sample is singular, and ipm's central pairs z_i w_i = mu \
+                 (complementarity 1.5e-20) leave both z_i and w_i near 1e-10, above what the \
+                 driver's row-by-row test accepts at their own scale (issue 14); it is solved \
+                 at tol 1e-8 in 27 iterations. A polish step (active-set identification and a \
+                 solve on it) would close it; open",
+    },
+    ExpectedFailure {
+        case: "lcp/fclib/local_problem_test",
         solver: "qp",
         reason: "measured: numerical_failure at residual 1.2e-2 after 13 iterations on the \
                  PSD W_NN of the FCLIB sample (n = 48); a defect of qp, open (issue 6 report)",

@@ -17,7 +17,7 @@ use signorini_lcp::Lcp;
 pub type Harness = fn(&[u8]);
 
 /// Every harness by name (the cargo-fuzz target names, `cargo xtask fuzz` runs them all).
-pub const HARNESSES: [(&str, Harness); 8] = [
+pub const HARNESSES: [(&str, Harness); 9] = [
     ("lcp_json", lcp_json),
     ("siconos_dat", siconos_dat),
     ("matrix_market", matrix_market),
@@ -26,6 +26,7 @@ pub const HARNESSES: [(&str, Harness); 8] = [
     ("scene_toml", scene_toml),
     ("scene_json", scene_json),
     ("solution_json", solution_json),
+    ("solvers", solvers),
 ];
 
 /// An error message must be one line: what the CLI prints on stderr.
@@ -133,6 +134,136 @@ pub fn scene_json(data: &[u8]) {
     }
 }
 
+/// Wall-clock limit handed to every solver by [`solvers`].
+pub const SOLVER_TIME_LIMIT: f64 = 0.25;
+
+/// Decodes a small LCP from raw bytes: byte 0 gives n = 1 + b % 5, then M (rows) and q, each
+/// entry three bytes: a little-endian i16 mantissa m and an i8 exponent e, value
+/// (m / 256) 10^e (so 1e-127 .. 1e127: badly scaled problems are the common case). Missing
+/// bytes read as 0.
+pub fn decode_problem(data: &[u8]) -> Option<Lcp> {
+    let (&first, rest) = data.split_first()?;
+    let n = 1 + (first as usize) % 5;
+    let value = |k: usize| -> f64 {
+        let b = |j: usize| rest.get(3 * k + j).copied().unwrap_or(0);
+        let m = i16::from_le_bytes([b(0), b(1)]);
+        let e = b(2) as i8;
+        (m as f64 / 256.0) * 10f64.powi(e as i32)
+    };
+    let rows: Vec<Vec<f64>> = (0..n).map(|i| (0..n).map(|j| value(i * n + j)).collect()).collect();
+    let q: Vec<f64> = (0..n).map(|i| value(n * n + i)).collect();
+    Lcp::from_dense_rows(&rows, q).ok()
+}
+
+/// The bytes [`decode_problem`] reads as (M, q), for entries of the form (m / 256) 10^e with
+/// an integer m in i16 range (the seed corpus writes the issue's badly scaled cases with it).
+pub fn encode_problem(rows: &[Vec<(i16, i8)>], q: &[(i16, i8)]) -> Vec<u8> {
+    let n = q.len();
+    let mut out = vec![(n.max(1) - 1) as u8];
+    for &(m, e) in rows.iter().flatten().chain(q) {
+        out.extend_from_slice(&m.to_le_bytes());
+        out.push(e as u8);
+    }
+    out
+}
+
+/// Every registered solver on a small, often badly scaled problem decoded from the bytes,
+/// through the driver, checked independently of the driver's own code: no panic; z >= 0 of
+/// length n; `solved` only when every row holds (w recomputed here, row i within
+/// tol sqrt(n) max(s_i, S_z) plus a round-off margin, the rule the driver documents);
+/// `infeasible` only with y >= 0, y != 0, M'y <= 1e-9 |M|'y and q'y < 0; no solver proves
+/// `infeasible` or `no_solution` when another one's answer was independently verified; the
+/// time limit held to within a second.
+pub fn solvers(data: &[u8]) {
+    let Some(lcp) = decode_problem(data) else { return };
+    let registry = signorini_lcp::Registry::builtin();
+    let options = signorini_lcp::SolveOptions {
+        time_limit: Some(std::time::Duration::from_secs_f64(SOLVER_TIME_LIMIT)),
+        ..signorini_lcp::SolveOptions::default()
+    };
+    let mut verified_solution: Option<String> = None;
+    let mut proof_of_none: Option<String> = None;
+    for entry in registry.entries() {
+        let Ok(solver) = registry.build(&entry.name) else { continue };
+        let Ok(sol) = solver.solve(&lcp, &options, None) else { continue };
+        let who = format!("{} on {:?} / {:?}", entry.name, lcp.dense_rows(), lcp.q());
+        assert_eq!(sol.z.len(), lcp.n(), "{who}");
+        assert!(sol.z.iter().all(|v| *v >= 0.0), "{who}: negative z {:?}", sol.z);
+        assert!(sol.solve_seconds <= SOLVER_TIME_LIMIT + 1.0, "{who}: {} s", sol.solve_seconds);
+        match sol.status {
+            signorini_lcp::Status::Solved => {
+                assert!(rows_hold(&lcp, &sol.z, sol.tol), "{who}: solved with z = {:?}", sol.z);
+                verified_solution = Some(who);
+            }
+            signorini_lcp::Status::Infeasible => {
+                let Some(signorini_lcp::Certificate::Farkas { y }) = &sol.certificate else {
+                    panic!("{who}: infeasible without a Farkas vector");
+                };
+                assert!(farkas_holds(&lcp, y), "{who}: Farkas vector {y:?} does not hold");
+                proof_of_none = Some(who);
+            }
+            signorini_lcp::Status::NoSolution => proof_of_none = Some(who),
+            _ => {}
+        }
+    }
+    if let (Some(a), Some(b)) = (&verified_solution, &proof_of_none) {
+        panic!("{a} solved it, {b} proved it has no solution");
+    }
+}
+
+/// The `solved` rule recomputed in plain loops (see [`solvers`] and
+/// `signorini_lcp::merit`): w_i >= -t S_i, and z_i <= t |z|_inf or w_i <= t S_i, with
+/// S_i = max(|q_i| + (|M||z|)_i, (|M| e)_i |z|_inf), t = max(tol sqrt(n), 64 eps), plus this
+/// loop's own round-off and the underflow level below which a violation counts as 0; z and
+/// e are read in column units (y_j = z_j max_i |M_ij| / max_ij |M_ij|, e_j over the same).
+fn rows_hold(lcp: &Lcp, z: &[f64], tol: f64) -> bool {
+    let rows = lcp.dense_rows();
+    let n = rows.len();
+    let q = lcp.q();
+    // Column units: c_j = max_i |M_ij| (an empty column takes the largest), y = c z / max c.
+    let col: Vec<f64> =
+        (0..n).map(|j| rows.iter().fold(0.0f64, |m, r| m.max(r[j].abs()))).collect();
+    let big = col.iter().fold(0.0f64, |m, v| m.max(*v));
+    let big = if big > 0.0 && big.is_finite() { big } else { 1.0 };
+    let col: Vec<f64> = col.iter().map(|&c| if c > 0.0 { c } else { big }).collect();
+    let y: Vec<f64> = (0..n).map(|j| col[j] / big * z[j]).collect();
+    let y_max = y.iter().fold(0.0f64, |m, v| m.max(v.abs()));
+    let t = (tol * (n as f64).sqrt()).max(64.0 * f64::EPSILON) * (1.0 + 1e-9);
+    (0..n).all(|i| {
+        let w: f64 = q[i] + (0..n).map(|j| rows[i][j] * z[j]).sum::<f64>();
+        let abs: f64 = (0..n).map(|j| (rows[i][j] * z[j]).abs()).sum();
+        let row: f64 =
+            (0..n).map(|j| if rows[i][j] == 0.0 { 0.0 } else { rows[i][j].abs() / col[j] }).sum();
+        let scale = (q[i].abs() + abs).max(row * big * y_max);
+        // Plus this loop's round-off, and the documented underflow level 2^-1022 / eps.
+        let slack = 4.0 * f64::EPSILON * scale + f64::MIN_POSITIVE / f64::EPSILON;
+        let w_ok = w >= -(t * scale + slack);
+        let complementary =
+            y[i] <= t * y_max + f64::MIN_POSITIVE / f64::EPSILON || w <= t * scale + slack;
+        z[i] >= 0.0 && w_ok && complementary
+    })
+}
+
+/// A Farkas vector re-checked in plain loops: y >= 0, y != 0, (M'y)_j <= 1e-9 (|M|'y)_j,
+/// q'y < 0.
+fn farkas_holds(lcp: &Lcp, y: &[f64]) -> bool {
+    let rows = lcp.dense_rows();
+    let n = rows.len();
+    if y.len() != n
+        || y.iter().any(|v| !(v.is_finite() && *v >= 0.0))
+        || y.iter().all(|v| *v == 0.0)
+    {
+        return false;
+    }
+    let qy: f64 = lcp.q().iter().zip(y).map(|(a, b)| a * b).sum();
+    qy < 0.0
+        && (0..n).all(|j| {
+            let mty: f64 = (0..n).map(|i| rows[i][j] * y[i]).sum();
+            let abs: f64 = (0..n).map(|i| (rows[i][j] * y[i]).abs()).sum();
+            mty <= 1e-9 * abs + 4.0 * f64::EPSILON * abs
+        })
+}
+
 /// The repository's files a harness starts from (its seed corpus).
 pub fn seeds(harness: &str) -> Vec<Vec<u8>> {
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
@@ -179,6 +310,34 @@ pub fn seeds(harness: &str) -> Vec<Vec<u8>> {
             }
             v
         }
+        "solvers" => vec![
+            // Seed A4 of REFERENCE.md: M = [[2, 1], [1, 2]], q = (-3, -3).
+            encode_problem(
+                &[vec![(512, 0), (256, 0)], vec![(256, 0), (512, 0)]],
+                &[(-768, 0), (-768, 0)],
+            ),
+            // Issue 14: M = I, q = (1e12, -1); M = [1e-10], q = [-1]; M = [-1], q = [-1e-17].
+            encode_problem(
+                &[vec![(256, 0), (0, 0)], vec![(0, 0), (256, 0)]],
+                &[(256, 12), (-256, 0)],
+            ),
+            encode_problem(&[vec![(256, -10)]], &[(-256, 0)]),
+            encode_problem(&[vec![(-256, 0)]], &[(-256, -17)]),
+            // A positive definite matrix scaled across 24 orders: diag(1, 1e-12).
+            encode_problem(
+                &[vec![(256, 0), (0, 0)], vec![(0, 0), (256, -12)]],
+                &[(-256, 0), (-256, 0)],
+            ),
+            // Skew-symmetric infeasible and entries near 1e±100.
+            encode_problem(
+                &[vec![(0, 0), (256, 0)], vec![(-256, 0), (0, 0)]],
+                &[(-256, 0), (256, 0)],
+            ),
+            encode_problem(
+                &[vec![(512, 100), (256, 100)], vec![(256, 100), (512, 100)]],
+                &[(-768, -100), (0, 0)],
+            ),
+        ],
         "scene_toml" => files("scenes", "toml"),
         "scene_json" => files("scenes", "toml")
             .iter()
@@ -265,5 +424,31 @@ impl Mutator {
             }
         }
         out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_independent_checks_reject_what_the_issue_found() {
+        let lcp = Lcp::from_dense_rows(&[vec![1.0, 0.0], vec![0.0, 1.0]], vec![1e12, -1.0])
+            .expect("valid");
+        assert!(!rows_hold(&lcp, &[0.0, 0.0], 1e-8), "z = 0 leaves row 2 unsolved");
+        assert!(rows_hold(&lcp, &[0.0, 1.0], 1e-8));
+        let tiny = Lcp::from_dense_rows(&[vec![1e-10]], vec![-1.0]).expect("valid");
+        assert!(!farkas_holds(&tiny, &[1.02]), "M'y = 1e-10 > 0 is no certificate");
+        let infeasible = Lcp::from_dense_rows(&[vec![-1.0]], vec![-1.0]).expect("valid");
+        assert!(farkas_holds(&infeasible, &[2.0]));
+    }
+
+    #[test]
+    fn problems_round_trip_through_the_byte_encoding() {
+        let bytes = encode_problem(&[vec![(256, 12)]], &[(-384, -17)]);
+        let lcp = decode_problem(&bytes).expect("n = 1");
+        assert_eq!(lcp.n(), 1);
+        assert!((lcp.dense_rows()[0][0] - 1e12).abs() <= 1e-3);
+        assert!((lcp.q()[0] + 1.5e-17).abs() <= 1e-30);
     }
 }

@@ -8,6 +8,9 @@ use signorini_verification::fuzz::{seeds, Mutator, HARNESSES};
 fn budget(name: &str) -> usize {
     if name == "fclib_hdf5" {
         1500
+    } else if name == "solvers" {
+        // Every registered solver per input.
+        300
     } else {
         20000
     }
@@ -38,4 +41,32 @@ fn echoed_user_text_is_escaped() {
     let e = signorini_contact::Scene::from_toml_str(scene).expect_err("negative mass");
     let text = e.to_string();
     assert!(!text.contains('\n') && text.contains("a\\nb"), "{text}");
+}
+
+/// Found by `cargo xtask fuzz` (target `fclib_hdf5`): a crafted datatype message makes
+/// rust-hdf5 0.7.9 overflow an integer multiplication (`datatype.rs:717`, a panic under
+/// overflow checks). The FCLIB reader now catches a panic inside the decoder and returns a
+/// typed one-line error; the harness asserts exactly that.
+#[test]
+fn issue_14_a_panic_inside_the_hdf5_decoder_is_a_typed_error() {
+    let file = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/fuzz_fclib_datatype_overflow.hdf5");
+    let data = std::fs::read(file).expect("reproducer");
+    signorini_verification::fuzz::fclib_hdf5(&data);
+    let e = signorini_lcp::formats::read_problem(
+        std::path::Path::new(file),
+        Some(signorini_lcp::formats::Format::Fclib),
+    )
+    .expect_err("not an FCLIB problem");
+    assert!(e.to_string().contains("HDF5"), "{e}");
+}
+
+/// Found by `cargo xtask fuzz` (target `lcp_json`): a `"format"` tag holding escaped newlines
+/// was echoed raw into the error, which then spanned several lines. The tag is now escaped
+/// (formats::one_line) in the LCP and the frictional-contact JSON readers.
+#[test]
+fn issue_14_a_format_tag_with_newlines_gives_a_one_line_error() {
+    let file =
+        concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/fuzz_lcp_json_format_tag_newline.json");
+    let data = std::fs::read(file).expect("reproducer");
+    signorini_verification::fuzz::lcp_json(&data);
 }

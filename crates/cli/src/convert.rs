@@ -30,11 +30,14 @@ pub struct ConvertArgs {
     /// Output format (json, dat, mtx) when the extension does not tell.
     #[arg(long)]
     pub to: Option<Format>,
+    /// Largest input file read, GiB (default 1).
+    #[arg(long = "max-input-size", allow_negative_numbers = true)]
+    pub max_input_size: Option<f64>,
 }
 
 /// Runs the conversion.
 pub fn run(args: &ConvertArgs) -> Result<Done, CliError> {
-    let lcp = formats::read_problem(&args.input, args.from)?;
+    let lcp = crate::solve::read_problem(&args.input, args.from, args.max_input_size)?;
     let to = formats::resolve_format(&args.output, args.to)?;
     formats::check_output(&args.output, &[&args.input]).map_err(|e| CliError(e.to_string()))?;
     formats::write_problem(&args.output, &lcp, Some(to))?;

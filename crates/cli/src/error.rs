@@ -29,7 +29,7 @@ pub fn clap_exit(e: &clap::Error) -> ExitCode {
             ExitCode::SUCCESS
         }
         ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand | ErrorKind::MissingSubcommand => {
-            eprintln!("signorini: a subcommand is required (solve, info, convert, contact, simulate, solvers); see `signorini --help`");
+            eprintln!("signorini: a subcommand is required (solve, info, convert, contact, simulate, fc, solvers); see `signorini --help`");
             ExitCode::from(2)
         }
         _ => {

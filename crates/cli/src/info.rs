@@ -7,7 +7,7 @@ use std::path::PathBuf;
 
 use serde::Serialize;
 use signorini_lcp::diagnostics::{diagnose, Diagnostics};
-use signorini_lcp::formats::{self, Format};
+use signorini_lcp::formats::Format;
 
 use crate::error::CliError;
 use crate::Done;
@@ -36,6 +36,9 @@ pub struct InfoArgs {
     /// Print one JSON object instead of a summary.
     #[arg(long)]
     pub json: bool,
+    /// Largest problem file read, GiB (default 1).
+    #[arg(long = "max-input-size", allow_negative_numbers = true)]
+    pub max_input_size: Option<f64>,
 }
 
 /// What `info --json` prints: name, storage and every field of [`Diagnostics`].
@@ -49,7 +52,7 @@ struct Report {
 
 /// Runs `info`.
 pub fn run(args: &InfoArgs) -> Result<Done, CliError> {
-    let lcp = formats::read_problem(&args.file, args.format)?;
+    let lcp = crate::solve::read_problem(&args.file, args.format, args.max_input_size)?;
     let report = Report {
         name: lcp.name.clone(),
         storage: if lcp.is_sparse() { "sparse" } else { "dense" },

@@ -7,6 +7,7 @@
 mod contact;
 mod convert;
 mod error;
+mod fc;
 mod info;
 mod simulate;
 mod solve;
@@ -51,6 +52,9 @@ enum Command {
     Contact(contact::ContactArgs),
     /// Simulate a scene with a time-stepping, event-driven or penalty scheme.
     Simulate(simulate::SimulateArgs),
+    /// Solve a frictional-contact problem with the exact Coulomb cone (Siconos .dat, JSON,
+    /// FCLIB local) and report r, u and the Siconos error recomputed from r.
+    Fc(fc::FcArgs),
     /// List every registered LCP solver: what it is for and its parameters with defaults.
     Solvers(solvers::SolversArgs),
 }
@@ -65,6 +69,10 @@ pub(crate) struct Done {
 
 fn install_panic_hook() {
     std::panic::set_hook(Box::new(|info| {
+        // A panic inside the HDF5 decoder unwinds into a typed error (bad input, exit 2).
+        if signorini_lcp::formats::fclib::decoder_panic_is_guarded() {
+            return;
+        }
         let location = info.location().map(|l| format!(" at {}:{}", l.file(), l.line()));
         let message = info
             .payload()
@@ -85,6 +93,7 @@ fn run(cli: Cli) -> Result<Done, CliError> {
         Command::Convert(args) => convert::run(&args),
         Command::Contact(args) => contact::run(&args),
         Command::Simulate(args) => simulate::run(&args),
+        Command::Fc(args) => fc::run(&args),
         Command::Solvers(args) => solvers::run(&args),
     }
 }

@@ -2,11 +2,12 @@
 //! solver-independent merit recomputed from z.
 
 use std::fmt::Write as _;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use signorini_lcp::formats::{self, Format, SolutionRecord};
-use signorini_lcp::{Lcp, LcpSolver, Registry, Solution, SolveOptions, Status};
+use signorini_lcp::formats::{self, Format, FormatErrorKind, SolutionRecord};
+use signorini_lcp::memory::fmt_bytes;
+use signorini_lcp::{Lcp, LcpSolver, Registry, Solution, SolveError, SolveOptions, Status};
 
 use crate::error::CliError;
 use crate::Done;
@@ -26,6 +27,15 @@ JSON output (--json), one object:
   {kind: enumeration, index_sets}), note, warm_start (absent without --warm-start; \"used\" or
   \"ignored\": lemke, murty, enum and qp ignore a warm start)
 
+Limits (the work is bounded by the request, never by a crash):
+  --memory-limit GiB    budget of each dense array a solver sizes from the problem (default 2,
+                        i.e. signorini_lcp::DEFAULT_MEMORY_BUDGET); lemke, murty and enum need a
+                        dense copy of M (lemke 2 n^2, murty 3 n^2 doubles), so a large sparse
+                        problem is refused with the bytes it would need (exit 2); auto never
+                        gives them a sparse M whose dense form exceeds the budget
+  --max-input-size GiB  bytes read from the problem file (default 1); a larger file, or a
+                        stream such as /dev/urandom, is refused (exit 2)
+
 Exit codes:
   0  solved
   1  another status (infeasible, no_solution, ray_termination, max_iterations, time_limit,
@@ -44,7 +54,8 @@ pub struct SolveArgs {
     /// matrix class. `signorini solvers` lists the names and parameters.
     #[arg(long, default_value = DEFAULT_SOLVER)]
     pub solver: String,
-    /// Tolerance on the residual ||min(z, w)|| / ||q|| (default: the solver's own).
+    /// Tolerance on the residual ||min(z, w)|| / ||q|| and on every row at its own scale;
+    /// 0 < tol <= 1e-2 (default: the solver's own).
     #[arg(long, allow_negative_numbers = true)]
     pub tol: Option<f64>,
     /// Iteration (pivot) limit (default: the solver's own).
@@ -62,6 +73,44 @@ pub struct SolveArgs {
     /// Print one JSON object (status, solver, n, z, w, residual, ...) instead of a summary.
     #[arg(long)]
     pub json: bool,
+    /// Budget of each dense array a solver sizes from the problem, GiB (default 2).
+    #[arg(long = "memory-limit", allow_negative_numbers = true)]
+    pub memory_limit: Option<f64>,
+    /// Largest problem file read, GiB (default 1).
+    #[arg(long = "max-input-size", allow_negative_numbers = true)]
+    pub max_input_size: Option<f64>,
+}
+
+/// Reads a problem through the input-size cap `max_input_size` GiB (default
+/// [`formats::DEFAULT_MAX_INPUT_BYTES`]), naming the flag when the file is larger.
+pub(crate) fn read_problem(
+    file: &Path,
+    format: Option<Format>,
+    max_input_size: Option<f64>,
+) -> Result<Lcp, CliError> {
+    let max_input = match max_input_size {
+        Some(g) => gib_to_bytes("--max-input-size", g)?,
+        None => formats::DEFAULT_MAX_INPUT_BYTES,
+    };
+    formats::read_problem_limited(file, format, max_input).map_err(|e| match e.kind {
+        FormatErrorKind::TooLarge { limit } => CliError(format!(
+            "{}: larger than --max-input-size {} GiB ({limit} bytes): raise --max-input-size to \
+             read it",
+            file.display(),
+            limit as f64 / (1u64 << 30) as f64
+        )),
+        _ => CliError::from(e),
+    })
+}
+
+/// `gib` GiB in bytes, when it is a number of GiB > 0 that fits a u64 (at least one byte).
+pub(crate) fn gib_to_bytes(flag: &str, gib: f64) -> Result<u64, CliError> {
+    let bytes = gib * (1u64 << 30) as f64;
+    if bytes.is_finite() && bytes >= 1.0 && bytes < u64::MAX as f64 {
+        Ok(bytes as u64)
+    } else {
+        Err(CliError(format!("{flag} {gib}: must be a number of GiB > 0 (at most 1.6e10)")))
+    }
 }
 
 pub(crate) fn build_solver(spec: &str) -> Result<Box<dyn LcpSolver>, CliError> {
@@ -90,8 +139,14 @@ fn options(args: &SolveArgs) -> Result<SolveOptions, CliError> {
             }
         },
     };
-    let options =
-        SolveOptions { tol: args.tol, max_iter: args.max_iter, time_limit, history_every: None };
+    let memory_budget = args.memory_limit.map(|g| gib_to_bytes("--memory-limit", g)).transpose()?;
+    let options = SolveOptions {
+        tol: args.tol,
+        max_iter: args.max_iter,
+        time_limit,
+        history_every: None,
+        memory_budget,
+    };
     options.validate().map_err(|e| CliError(e.to_string()))?;
     Ok(options)
 }
@@ -99,7 +154,7 @@ fn options(args: &SolveArgs) -> Result<SolveOptions, CliError> {
 /// Runs the solve.
 pub fn run(args: &SolveArgs) -> Result<Done, CliError> {
     let options = options(args)?;
-    let lcp = formats::read_problem(&args.file, args.format)?;
+    let lcp = read_problem(&args.file, args.format, args.max_input_size)?;
     let solver = build_solver(&args.solver)?;
     let warm = match &args.warm_start {
         Some(path) => {
@@ -117,9 +172,19 @@ pub fn run(args: &SolveArgs) -> Result<Done, CliError> {
         }
         None => None,
     };
-    let solution = solver
-        .solve(&lcp, &options, warm.as_deref())
-        .map_err(|e| CliError(format!("{}: {e}", args.file.display())))?;
+    let solution = solver.solve(&lcp, &options, warm.as_deref()).map_err(|e| match e {
+        SolveError::Memory(m) => CliError(format!(
+            "{}: {} would need {} bytes ({}) of memory, more than --memory-limit {} GiB: use a \
+             sparse-capable solver (auto, bpp, pgs, apgd, newton-fb, ipm, qp) or raise \
+             --memory-limit",
+            args.file.display(),
+            m.what,
+            m.bytes,
+            fmt_bytes(m.bytes),
+            m.budget as f64 / (1u64 << 30) as f64
+        )),
+        e => CliError(format!("{}: {e}", args.file.display())),
+    })?;
     let code = if solution.status == Status::Solved { 0 } else { 1 };
     let stdout = if args.json {
         formats::solution_to_json(&lcp, &solution) + "\n"

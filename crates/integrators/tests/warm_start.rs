@@ -44,12 +44,13 @@ fn run(
     model: &SceneModel,
     stepper: TimeStepper<'_>,
     solver: &str,
+    tol: f64,
     warm_start: WarmStart,
 ) -> SteppingRun {
     let (q, v) = model.initial_state();
     let solver = Registry::builtin().build(solver).expect("solver");
     let mut p = SteppingParams::with_step(1e-3);
-    p.options.tol = Some(1e-10);
+    p.options.tol = Some(tol);
     p.warm_start = warm_start;
     p.sample_every = 0;
     let start = Sample { t: 0.0, q, v };
@@ -59,12 +60,16 @@ fn run(
 #[test]
 fn warm_start_from_the_previous_step_saves_sweeps_and_keeps_the_state() {
     let model = SceneModel::new(Scene::from_toml_str(STACK).expect("scene")).expect("model");
-    for (stepper, solver, gain) in [
-        (TimeStepper::MoreauJean(&model, MoreauJean::default()), "pgs", 10),
-        (TimeStepper::StewartTrinkle(&model), "newton-fb", 5),
+    // newton-fb at 1e-7: the Stewart–Trinkle LCP carries the far contacts' gap rows (q_i near
+    // 1000) that hid its accuracy under the normwise merit; on the loaded rows it stagnates
+    // between 2e-9 and 1e-8 relative (degenerate +t/-t friction pairs), which the driver's
+    // row-by-row test (issue 14) does not accept as solved at 1e-10 or 1e-8.
+    for (stepper, solver, tol, gain) in [
+        (TimeStepper::MoreauJean(&model, MoreauJean::default()), "pgs", 1e-10, 10),
+        (TimeStepper::StewartTrinkle(&model), "newton-fb", 1e-7, 5),
     ] {
-        let cold = run(&model, stepper, solver, WarmStart::Off);
-        let warm = run(&model, stepper, solver, WarmStart::PreviousStep);
+        let cold = run(&model, stepper, solver, tol, WarmStart::Off);
+        let warm = run(&model, stepper, solver, tol, WarmStart::PreviousStep);
         assert_eq!(cold.totals.solver_failures + warm.totals.solver_failures, 0);
         assert_eq!(cold.totals.lcp_solves, warm.totals.lcp_solves);
         let diff = cold.q.iter().zip(&warm.q).map(|(a, b)| (a - b).abs()).fold(0.0, f64::max);

@@ -21,11 +21,18 @@
 //!
 //! Every [`Solution`] carries the residual `||min(z, w)||_2 / ||q||_2` recomputed from z by the
 //! driver ([`solver::run_solver`]), never copied from a solver's loop.
+//!
+//! Work is bounded by the request: every dense array a solver sizes from the problem is
+//! checked against [`SolveOptions::memory_budget`] (default [`DEFAULT_MEMORY_BUDGET`], 2 GiB)
+//! before it is allocated ([`memory`]), the wall-clock limit reaches every solver (clarabel
+//! included), and the readers cap their input ([`formats::DEFAULT_MAX_INPUT_BYTES`]).
 
 pub mod algorithms;
+mod dense_lu;
 pub mod diagnostics;
 pub mod formats;
 pub mod generate;
+pub mod memory;
 pub mod merit;
 pub mod problem;
 pub mod registry;
@@ -39,7 +46,8 @@ pub mod status;
 pub struct ReadmeDoctests;
 
 pub use formats::{read_problem, write_problem, Format, FormatError, FormatErrorKind};
-pub use merit::{evaluate, Merit};
+pub use memory::{MemoryError, DEFAULT_MEMORY_BUDGET};
+pub use merit::{evaluate, worst_row, Merit, RowCheck};
 pub use problem::{Lcp, Matrix, ProblemError};
 pub use registry::{solver_from_spec, ParamDoc, Registry, SolverParams, SpecError};
 pub use solver::{

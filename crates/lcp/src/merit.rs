@@ -3,6 +3,35 @@
 //! w = Mz + q is recomputed from z; `residual = ||min(z, w)||_2 / ||q||_2`, without the division
 //! when ||q||_2 <= f64::EPSILON (Acary, Brémond, Huber 2018, "On solving contact problems with
 //! Coulomb friction", use the same normalised natural-map residual).
+//!
+//! The merit is a norm, so one large |q_i| can hide an unsolved row (M = I, q = (1e12, -1):
+//! z = 0 has residual 1e-12). The driver's `solved` decision therefore also asks
+//! [`worst_row`] whether every row holds at its own scale, with t the row tolerance:
+//!
+//! - w_i >= -t S_i, where S_i = max(|q_i| + (|M| |z|)_i, (|M| e)_i ‖z‖_∞) is the scale of
+//!   w_i = (M z)_i + q_i: its own data, or what an error of t ‖z‖_∞ in z moves it by through
+//!   row i of M;
+//! - z_i >= -t ‖z‖_∞ (the driver projects z onto z >= 0 first, so this holds);
+//! - complementarity: z_i <= t ‖z‖_∞ or w_i <= t S_i.
+//!
+//! ‖z‖_∞ and the e above are read in the units each z_j enters w: with c_j = max_i |M_ij|
+//! and C = diag(c) / max c, ‖z‖_∞ stands for ‖C z‖_∞, "z_i <= t ‖z‖_∞" for
+//! (C z)_i <= t ‖C z‖_∞ and (|M| e)_i ‖z‖_∞ for (|M| C^-1 e)_i ‖C z‖_∞. With equal column
+//! scales this is the plain max norm; it makes the test invariant under a change of units of
+//! any z_j (column scaling), so that a z_j that is tiny in its own units but multiplied by a
+//! huge column is not taken for zero (found by fuzzing: M = [[1.1e110, 101],
+//! [1.8e115, -3.9e-4]], which has no solution, had an answer that passed the unscaled test).
+//! An empty column takes the largest scale.
+//!
+//! t is floored at [`ROUNDOFF_ROWS`] eps. The floor (|M| e)_i ‖z‖_∞ lets a degenerate row
+//! (exact z_i = w_i = 0, a contact touching without load) carry the noise of a z that is
+//! accurate to t in the max norm, and comes from row i's own entries: a row that z does not
+//! reach through M (M = I, or a zero row) is judged on its data q_i alone, so neither a large
+//! q_j nor a large z_j elsewhere can hide it. What the test cannot see: a row whose data is
+//! below t (|M| e)_i ‖z‖_∞, e.g. M = I, q = (-1e12, -1) answered by z = (1e12, 0), which is
+//! within 1e-12 of the solution in the max norm. There is no absolute floor: a problem scaled
+//! by 10^-150 is judged as the same problem at scale 1. Norms are computed with scaling, so
+//! entries near 1e±150 neither overflow nor underflow.
 
 use serde::{Deserialize, Serialize};
 
@@ -37,7 +66,11 @@ impl Merit {
             z_violation = z_violation.max(-zi);
             w_violation = w_violation.max(-wi);
         }
-        let residual_abs = sq.sqrt();
+        let residual_abs = if sq.is_finite() && sq > 1e-280 && sq < 1e280 {
+            sq.sqrt()
+        } else {
+            norm2(&z.iter().zip(w).map(|(a, b)| a.min(*b)).collect::<Vec<_>>())
+        };
         let qnorm = norm2(lcp.q());
         let residual = if qnorm <= f64::EPSILON { residual_abs } else { residual_abs / qnorm };
         let all_finite = z.iter().chain(w).all(|v| v.is_finite());
@@ -53,9 +86,100 @@ pub fn evaluate(lcp: &Lcp, z: &[f64]) -> (Vec<f64>, Merit) {
     (w, merit)
 }
 
-/// Euclidean norm.
+/// Euclidean norm, scaled by the largest entry so that entries near 1e±150 neither overflow nor
+/// underflow.
 pub fn norm2(x: &[f64]) -> f64 {
-    x.iter().map(|v| v * v).sum::<f64>().sqrt()
+    let big = x.iter().fold(0.0f64, |m, v| m.max(v.abs()));
+    if big == 0.0 || !big.is_finite() {
+        return if x.iter().any(|v| v.is_nan()) { f64::NAN } else { big };
+    }
+    big * x.iter().map(|v| (v / big) * (v / big)).sum::<f64>().sqrt()
+}
+
+/// Multiple of eps times a row's scale below which its violation is round-off (64 = 2^6, the usual "small multiple of n eps" of a backward-stable solve
+/// of a few dozen terms).
+pub const ROUNDOFF_ROWS: f64 = 64.0;
+
+/// Violations at or below this size (2^-1022 / eps, about 1e-292) count as 0: near the
+/// subnormal range a float carries no relative precision, so no row can be judged finer.
+pub const UNDERFLOW: f64 = f64::MIN_POSITIVE / f64::EPSILON;
+
+/// The outcome of the componentwise test for the worst row (see the module docs).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct RowCheck {
+    /// Row index.
+    pub row: usize,
+    /// |min(z_i, w_i)|.
+    pub violation: f64,
+    /// The scale S_i of w_i (see the module docs).
+    pub scale: f64,
+    /// What |min(z_i, w_i)| may be for this row's test to pass at its ratio.
+    pub allowed: f64,
+    /// The largest of the three tests' ratios (see the module docs; 0 when all hold exactly,
+    /// infinite for non-finite entries): the row holds iff this is <= 1.
+    pub ratio: f64,
+}
+
+impl RowCheck {
+    /// True when the row holds.
+    pub fn holds(&self) -> bool {
+        self.ratio <= 1.0
+    }
+}
+
+/// The row with the largest violation relative to what it may violate at row tolerance
+/// `row_tol`, given w = M z + q; `None` for n = 0. A non-finite z or w gives an infinite ratio
+/// at its first such row.
+pub fn worst_row(lcp: &Lcp, z: &[f64], w: &[f64], row_tol: f64) -> Option<RowCheck> {
+    let n = lcp.n();
+    if n == 0 || z.len() != n || w.len() != n {
+        return None;
+    }
+    let t = row_tol.max(ROUNDOFF_ROWS * f64::EPSILON);
+    let mut mz = vec![0.0; n];
+    lcp.abs_mul_vec(z, &mut mz);
+    // z is judged column by column at the scale it enters w: y_j = c_j z_j, c_j = max_i |M_ij|
+    // (an empty column takes the largest c, or 1 for M = 0).
+    let mut c = lcp.column_abs_max();
+    let c_max = c.iter().fold(0.0f64, |m, v| m.max(*v));
+    let fallback = if c_max > 0.0 && c_max.is_finite() { c_max } else { 1.0 };
+    c.iter_mut().for_each(|v| {
+        if !(*v > 0.0 && v.is_finite()) {
+            *v = fallback
+        }
+    });
+    let y: Vec<f64> = z.iter().zip(&c).map(|(zj, cj)| (cj / fallback) * zj).collect();
+    let y_max = y.iter().fold(0.0f64, |m, v| m.max(v.abs()));
+    // (|M| C^-1 e)_i y_max: what an error of t y_max in every y_j moves w_i by, over t.
+    let mut row_abs = vec![0.0; n];
+    lcp.abs_row_sums_over_columns(&c, &mut row_abs);
+    let row_floor = fallback * y_max;
+    // x / a with 0 / 0 = 0, x / 0 = inf, non-finite = inf; below UNDERFLOW, 0.
+    let over = |x: f64, a: f64| -> f64 {
+        if !(x.is_finite() && a.is_finite()) {
+            f64::INFINITY
+        } else if x <= UNDERFLOW {
+            0.0
+        } else {
+            x / a
+        }
+    };
+    let mut worst: Option<RowCheck> = None;
+    for i in 0..n {
+        let w_scale = (lcp.q()[i].abs() + mz[i]).max(row_abs[i] * row_floor);
+        let w_allowed = t * w_scale;
+        let z_allowed = t * y_max;
+        let negative_w = over(-w[i], w_allowed);
+        let negative_z = over(-y[i], z_allowed);
+        let both_positive = over(y[i], z_allowed).min(over(w[i], w_allowed));
+        let ratio = negative_w.max(negative_z).max(both_positive);
+        let violation = z[i].min(w[i]).abs();
+        let allowed = if ratio > 0.0 && ratio.is_finite() { violation / ratio } else { w_allowed };
+        if worst.is_none_or(|b| ratio > b.ratio) {
+            worst = Some(RowCheck { row: i, violation, scale: w_scale, allowed, ratio });
+        }
+    }
+    worst
 }
 
 #[cfg(test)]
@@ -73,6 +197,89 @@ mod tests {
         let (_, m0) = evaluate(&lcp, &[0.0, 0.0]);
         assert!((m0.residual - 1.0).abs() < 1e-15);
         assert!((m0.w_violation - 1.0).abs() < 1e-15);
+    }
+
+    #[test]
+    fn issue_14_one_large_q_does_not_hide_an_unsolved_row() {
+        // M = I, q = (1e12, -1): z = 0 has the reported residual 1e-12, but row 2 has
+        // min(z_2, w_2) = -1 at scale 1.
+        let lcp = Lcp::from_dense_rows(&[vec![1.0, 0.0], vec![0.0, 1.0]], vec![1e12, -1.0])
+            .expect("valid");
+        let (w, m) = evaluate(&lcp, &[0.0, 0.0]);
+        assert!(m.residual < 1e-11);
+        let row = worst_row(&lcp, &[0.0, 0.0], &w, 1e-8).expect("n > 0");
+        assert_eq!(row.row, 1);
+        assert!(!row.holds());
+        assert!((row.violation / row.scale - 1.0).abs() < 1e-15);
+        let (w, _) = evaluate(&lcp, &[0.0, 1.0]);
+        assert_eq!(worst_row(&lcp, &[0.0, 1.0], &w, 1e-8).expect("n > 0").ratio, 0.0);
+    }
+
+    #[test]
+    fn issue_14_rows_are_judged_the_same_at_scale_1e150_and_1e_150() {
+        for s in [1e150, 1e-150, 1.0] {
+            let lcp = Lcp::from_dense_rows(&[vec![2.0 * s, s], vec![s, 2.0 * s]], vec![-s, 0.0])
+                .expect("valid");
+            let (w, m) = evaluate(&lcp, &[0.5, 0.0]);
+            assert!(m.residual < 1e-15, "scale {s}: {}", m.residual);
+            assert!(worst_row(&lcp, &[0.5, 0.0], &w, 1e-8).expect("n>0").holds());
+            // z = 0 leaves row 1 unsolved. The reported (Siconos) residual divides by |q|_2
+            // only above eps, so at 1e-150 it reads 1e-150; the row check reads 1 at every
+            // scale, and that is what the driver's `solved` decision uses.
+            let (w, m) = evaluate(&lcp, &[0.0, 0.0]);
+            let expected = if s < 1.0 { s } else { 1.0 };
+            assert!((m.residual - expected).abs() < 1e-12 * expected, "scale {s}: {}", m.residual);
+            let row = worst_row(&lcp, &[0.0, 0.0], &w, 1e-8).expect("n>0");
+            assert!(!row.holds(), "scale {s}");
+            assert!((row.violation / row.scale - 1.0).abs() < 1e-12, "scale {s}");
+        }
+    }
+
+    #[test]
+    fn issue_14_fuzz_tiny_z_through_a_huge_entry_is_not_zero() {
+        // Found by the `solvers` fuzz target (verification/tests/data/
+        // fuzz_solvers_enum_vs_auto.bin): this problem has no solution (enum proves it; the
+        // four sign patterns fail by hand), yet z = (z1, 1e-100) with 1.8e115 z1 = 3.9e-3
+        // passed the unscaled test: z1 <= t ‖z‖_∞ counted as zero in row 1 while row 2 used
+        // it as 3.9e-3. In column units z1 is the largest entry, so row 1 must have w_1 ~ 0.
+        let lcp = Lcp::from_dense_rows(
+            &[vec![1.1e110, 101.0], vec![1.8e115, -3.9e-4]],
+            vec![-3.9e-64, -3.9e-3],
+        )
+        .expect("valid");
+        let z = [3.9e-3 / 1.8e115, 1e-100];
+        let (w, _) = evaluate(&lcp, &z);
+        let t = 1e-8;
+        assert!(z[0] <= t * z[1] && w[1].abs() <= t * 1.8e115 * z[1], "unscaled, it passes");
+        let row = worst_row(&lcp, &z, &w, t).expect("n > 0");
+        assert!(!row.holds());
+        assert_eq!(row.row, 0);
+    }
+
+    #[test]
+    fn issue_14_row_test_is_invariant_under_column_scaling() {
+        // The same problem in other units of z_2 (column 2 times s, z_2 over s) is judged the
+        // same: a near-solution with a z_2 of round-off size keeps its ratio.
+        let base = [vec![2.0, 1.0], vec![1.0, 2.0]];
+        let z = [0.5, 1e-12];
+        for s in [1.0, 1e-100, 1e100] {
+            let rows: Vec<Vec<f64>> = base.iter().map(|r| vec![r[0], r[1] * s]).collect();
+            let lcp = Lcp::from_dense_rows(&rows, vec![-1.0, 0.0]).expect("valid");
+            let zs = [z[0], z[1] / s];
+            let (w, _) = evaluate(&lcp, &zs);
+            let row = worst_row(&lcp, &zs, &w, 1e-8).expect("n > 0");
+            assert!(row.holds(), "scale {s}: {row:?}");
+            let bad = [z[0], 1e-3 / s];
+            let (w, _) = evaluate(&lcp, &bad);
+            assert!(!worst_row(&lcp, &bad, &w, 1e-8).expect("n > 0").holds(), "scale {s}");
+        }
+    }
+
+    #[test]
+    fn norm2_neither_overflows_nor_underflows() {
+        assert!((norm2(&[3e200, 4e200]) - 5e200).abs() < 1e186);
+        assert!((norm2(&[3e-200, 4e-200]) - 5e-200).abs() < 1e-214);
+        assert_eq!(norm2(&[0.0, 0.0]), 0.0);
     }
 
     #[test]

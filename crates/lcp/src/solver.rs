@@ -6,7 +6,8 @@ use std::time::{Duration, Instant};
 
 use serde::{Deserialize, Serialize};
 
-use crate::merit::{evaluate, Merit};
+use crate::memory::{MemoryError, DEFAULT_MEMORY_BUDGET};
+use crate::merit::{evaluate, worst_row, Merit};
 use crate::status::{verify_farkas, Certificate, Status};
 use crate::Lcp;
 
@@ -22,17 +23,17 @@ pub struct SolveOptions {
     /// Record the in-loop residual every iteration and the exact merit every `k` iterations
     /// (`Some(k)`), or record nothing (`None`).
     pub history_every: Option<usize>,
+    /// Budget in bytes of each dense array a solver sizes from the problem (a dense copy of
+    /// M, a pivoting tableau); `None` is [`DEFAULT_MEMORY_BUDGET`] (2 GiB). A request above it
+    /// is [`SolveError::Memory`], checked before anything is allocated.
+    pub memory_budget: Option<u64>,
 }
 
 impl SolveOptions {
     /// Checks that every set option is usable.
     pub fn validate(&self) -> Result<(), SolveError> {
         if let Some(t) = self.tol {
-            if !(t.is_finite() && t > 0.0) {
-                return Err(SolveError::InvalidOption(format!(
-                    "tol = {t}: must be a finite number > 0"
-                )));
-            }
+            check_tol(t)?;
         }
         if self.max_iter == Some(0) {
             return Err(SolveError::InvalidOption("max_iter = 0: must be at least 1".into()));
@@ -40,7 +41,27 @@ impl SolveOptions {
         if self.history_every == Some(0) {
             return Err(SolveError::InvalidOption("history_every = 0: must be at least 1".into()));
         }
+        if self.memory_budget == Some(0) {
+            return Err(SolveError::InvalidOption(
+                "memory_budget = 0: must be at least 1 byte".into(),
+            ));
+        }
         Ok(())
+    }
+}
+
+/// The largest merit tolerance the driver accepts: above it, z = 0 would pass as `solved` on
+/// problems that have no solution (`--tol 1`).
+pub const MAX_TOL: f64 = 1e-2;
+
+/// Checks 0 < tol <= [`MAX_TOL`].
+pub fn check_tol(tol: f64) -> Result<(), SolveError> {
+    if tol.is_finite() && tol > 0.0 && tol <= MAX_TOL {
+        Ok(())
+    } else {
+        Err(SolveError::InvalidOption(format!(
+            "tol = {tol}: must be a number with 0 < tol <= {MAX_TOL:e}"
+        )))
     }
 }
 
@@ -61,6 +82,9 @@ pub enum SolveError {
         /// What is wrong.
         reason: String,
     },
+    /// A dense array sized from the problem would exceed the memory budget.
+    #[error(transparent)]
+    Memory(#[from] MemoryError),
 }
 
 /// One entry of a residual history.
@@ -127,6 +151,8 @@ pub struct SolveContext<'a> {
     pub matvecs: usize,
     /// Matrix factorisations.
     pub factorizations: usize,
+    /// Budget in bytes of each dense array sized from the problem (see [`crate::memory`]).
+    pub memory_budget: u64,
 }
 
 impl<'a> SolveContext<'a> {
@@ -143,6 +169,7 @@ impl<'a> SolveContext<'a> {
             history: Vec::new(),
             matvecs: 0,
             factorizations: 0,
+            memory_budget: DEFAULT_MEMORY_BUDGET,
         }
     }
 
@@ -154,6 +181,12 @@ impl<'a> SolveContext<'a> {
     /// Elapsed time since the solve began.
     pub fn elapsed(&self) -> Duration {
         self.start.elapsed()
+    }
+
+    /// Time left before the wall-clock limit: `None` without a limit, zero once it passed
+    /// (for solvers that hand the limit to a library, e.g. clarabel's `time_limit`).
+    pub fn time_left(&self) -> Option<Duration> {
+        self.time_limit.map(|t| t.saturating_sub(self.start.elapsed()))
     }
 
     /// True when this iteration should also record the exact merit.
@@ -175,6 +208,15 @@ impl<'a> SolveContext<'a> {
         let residual =
             if self.wants_exact(iteration) { Some(evaluate(lcp, z).1.residual) } else { None };
         self.history.push(HistoryEntry { iteration, measure, residual });
+    }
+
+    /// The stopping test every solver shares with the driver: `residual` (the solver's merit
+    /// of z, as [`evaluate`] defines it) within tolerance **and** every row within tolerance at
+    /// its own scale ([`worst_row`] with w = M z + q as the solver holds it). A solver that
+    /// stops on the norm alone would hand the driver answers it then rejects.
+    pub fn converged(&self, lcp: &Lcp, z: &[f64], w: &[f64], residual: f64) -> bool {
+        residual <= self.tol
+            && worst_row(lcp, z, w, row_tolerance(self.tol, lcp.n())).is_none_or(|r| r.holds())
     }
 
     /// y = M x, counted.
@@ -281,11 +323,22 @@ pub const FARKAS_TOL: f64 = 1e-9;
 /// The driver: validates options and warm start, times the solver's loop, recomputes the merit
 /// from z and decides the final status.
 ///
-/// Rules: `solved` iff the recomputed residual is within tolerance (a solver that claims
-/// `solved` with a failing merit gets `numerical_failure`; one that ran out of iterations but
-/// whose z passes the merit is `solved`); `infeasible` only with a Farkas vector that
-/// [`verify_farkas`] accepts (otherwise `ray_termination` when it came from a ray, else
-/// `numerical_failure`).
+/// Rules:
+/// - the returned z is projected onto z >= 0 and w and the merit are recomputed from it;
+/// - `solved` iff the recomputed residual is within tolerance **and** every row holds at its own
+///   scale ([`worst_row`] at [`row_tolerance`]: w_i >= -t S_i and z_i <= t ‖z‖_∞ or
+///   w_i <= t S_i, S_i = max(|q_i| + (|M||z|)_i, (|M|e)_i ‖z‖_∞)), so one large |q_i| cannot
+///   hide an unsolved row; a solver that claims `solved` and fails either test gets
+///   `numerical_failure` with the reason in [`Solution::note`]; one that ran out of iterations
+///   but whose z passes both is `solved`;
+/// - `infeasible` only with a Farkas vector that [`verify_farkas`] accepts, scale-free
+///   (otherwise `ray_termination` for a pivoting method, whose rejected claim came from a ray,
+///   and `numerical_failure` for any other);
+/// - `no_solution` only with an enumeration certificate, and never when M + M' is positive
+///   definite after diagonal scaling (then the LCP has a unique solution, so the claim is
+///   refuted and the status is `numerical_failure`);
+/// - the effective tolerance (option, spec string or default) must satisfy 0 < tol <=
+///   [`MAX_TOL`].
 pub fn run_solver<S: LcpSolver + ?Sized>(
     solver: &S,
     lcp: &Lcp,
@@ -305,8 +358,10 @@ pub fn run_solver<S: LcpSolver + ?Sized>(
             return Err(SolveError::WarmStart(format!("entry {i} = {v} is not finite")));
         }
     }
+    let tol = options.tol.unwrap_or_else(|| solver.default_tol());
+    check_tol(tol)?;
     let mut ctx = SolveContext {
-        tol: options.tol.unwrap_or_else(|| solver.default_tol()),
+        tol,
         max_iter: options.max_iter.unwrap_or_else(|| solver.default_max_iter(n)),
         warm_start,
         time_limit: options.time_limit,
@@ -315,6 +370,7 @@ pub fn run_solver<S: LcpSolver + ?Sized>(
         history: Vec::new(),
         matvecs: 0,
         factorizations: 0,
+        memory_budget: options.memory_budget.unwrap_or(DEFAULT_MEMORY_BUDGET),
     };
     let outcome = if n == 0 {
         Outcome::new(Vec::new(), Status::Solved, 0)
@@ -323,6 +379,57 @@ pub fn run_solver<S: LcpSolver + ?Sized>(
     };
     let solve_seconds = ctx.start.elapsed().as_secs_f64();
     finish(solver.name(), lcp, outcome, ctx, solve_seconds)
+}
+
+/// The tolerance of the componentwise test: tol sqrt(n). The norm test
+/// ||min(z, w)||_2 <= tol ||q||_2 implies |min(z_i, w_i)| <= tol sqrt(n) s when every row has
+/// the same scale s, so this holds each row to the standard the merit would hold it to in a
+/// uniformly scaled problem, and no row can hide behind another's scale.
+pub fn row_tolerance(tol: f64, n: usize) -> f64 {
+    tol * (n.max(1) as f64).sqrt()
+}
+
+/// True when D (M + M') D is numerically positive definite for D = diag(|M_ii|)^(-1/2)
+/// (Cholesky with every pivot above 1e3 n eps of the unit diagonal). Then x'Mx > 0 for x != 0,
+/// M is a P-matrix and the LCP has exactly one solution. Only for n <= 2000 (dense); larger
+/// problems answer false (no refutation attempted).
+fn scaled_symmetric_part_is_pd(lcp: &Lcp) -> bool {
+    let n = lcp.n();
+    if n == 0 || n > 2000 {
+        return false;
+    }
+    let d = lcp.diag();
+    if d.iter().any(|&v| !(v.is_finite() && v > 0.0)) {
+        return false;
+    }
+    let s: Vec<f64> = d.iter().map(|v| 1.0 / v.sqrt()).collect();
+    let m = lcp.to_dense();
+    let mut a = vec![0.0; n * n];
+    for j in 0..n {
+        for i in 0..n {
+            a[i * n + j] = 0.5 * (m[(i, j)] + m[(j, i)]) * s[i] * s[j];
+        }
+    }
+    let threshold = 1e3 * n as f64 * f64::EPSILON;
+    for k in 0..n {
+        let mut p = a[k * n + k];
+        for l in 0..k {
+            p -= a[k * n + l] * a[k * n + l];
+        }
+        if !(p.is_finite() && p > threshold) {
+            return false;
+        }
+        let p = p.sqrt();
+        a[k * n + k] = p;
+        for i in k + 1..n {
+            let mut v = a[i * n + k];
+            for l in 0..k {
+                v -= a[i * n + l] * a[k * n + l];
+            }
+            a[i * n + k] = v / p;
+        }
+    }
+    true
 }
 
 fn finish(
@@ -339,8 +446,17 @@ fn finish(
         note = Some(format!("solver returned z of length {} for n = {n}", z.len()));
         z = vec![0.0; n];
     }
+    // z >= 0 exactly: a contact force is never negative, whatever the solver's round-off.
+    z.iter_mut().for_each(|v| {
+        if *v < 0.0 {
+            *v = 0.0
+        }
+    });
     let (w, merit) = evaluate(lcp, &z);
-    let passes = merit.residual <= ctx.tol;
+    let row_tol = row_tolerance(ctx.tol, n);
+    let row = worst_row(lcp, &z, &w, row_tol);
+    let rows_hold = row.is_none_or(|r| r.holds());
+    let passes = merit.residual <= ctx.tol && rows_hold;
     let mut certificate = outcome.certificate;
     let claimed = outcome.status;
     let status = match claimed {
@@ -350,7 +466,11 @@ fn finish(
                 Err(e) => {
                     note = Some(format!("Farkas vector rejected: {e}"));
                     certificate = None;
-                    Status::RayTermination
+                    if outcome.pivots.is_some() {
+                        Status::RayTermination
+                    } else {
+                        Status::NumericalFailure
+                    }
                 }
             },
             _ => {
@@ -360,6 +480,15 @@ fn finish(
             }
         },
         Status::NoSolution => match certificate {
+            Some(Certificate::Enumeration { .. }) if scaled_symmetric_part_is_pd(lcp) => {
+                note = Some(
+                    "no_solution refuted: M + M' is positive definite, so the LCP has a unique \
+                     solution (the enumeration rejected it numerically)"
+                        .into(),
+                );
+                certificate = None;
+                Status::NumericalFailure
+            }
             Some(Certificate::Enumeration { .. }) => Status::NoSolution,
             _ => {
                 note = Some("no_solution claimed without enumeration".into());
@@ -375,10 +504,18 @@ fn finish(
             Status::Solved
         }
         Status::Solved => {
-            note = Some(format!(
-                "solver claimed solved but the recomputed residual {:.3e} exceeds tol {:.1e}",
-                merit.residual, ctx.tol
-            ));
+            note = Some(match row {
+                Some(r) if merit.residual <= ctx.tol => format!(
+                    "solver claimed solved but row {} has |min(z, w)| = {:.3e}, above {:.3e} \
+                     (tol sqrt(n) = {:.1e} at its scale {:.3e}; \
+                     the residual {:.3e} hides it)",
+                    r.row, r.violation, r.allowed, row_tol, r.scale, merit.residual
+                ),
+                _ => format!(
+                    "solver claimed solved but the recomputed residual {:.3e} exceeds tol {:.1e}",
+                    merit.residual, ctx.tol
+                ),
+            });
             Status::NumericalFailure
         }
         other => other,

@@ -33,21 +33,8 @@ pub struct BudgetExceeded {
     pub limit: u64,
 }
 
-/// `1.5 GiB`, `640 MiB`, `12 B`.
-pub fn fmt_bytes(bytes: u128) -> String {
-    const UNITS: [&str; 7] = ["B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"];
-    let mut x = bytes as f64;
-    let mut unit = 0;
-    while x >= 1024.0 && unit + 1 < UNITS.len() {
-        x /= 1024.0;
-        unit += 1;
-    }
-    if unit == 0 {
-        format!("{bytes} B")
-    } else {
-        format!("{x:.1} {}", UNITS[unit])
-    }
-}
+/// `1.5 GiB`, `640.0 MiB`, `12 B` (the LCP crate's formatter, one definition for both budgets).
+pub use signorini_lcp::memory::fmt_bytes;
 
 /// The memory budget of one simulation.
 #[derive(Debug, Clone, Copy)]

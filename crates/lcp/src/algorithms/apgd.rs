@@ -303,7 +303,7 @@ impl Apgd {
             }
             let res = residual(&x_new, &w, qnorm);
             ctx.record(lcp, it, res, &x_new);
-            if res <= ctx.tol {
+            if ctx.converged(lcp, &x_new, &w, res) {
                 return Outcome::new(x_new, Status::Solved, it);
             }
             let mut change: f64 = 0.0;

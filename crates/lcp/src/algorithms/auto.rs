@@ -16,8 +16,12 @@
 //! | copositive-plus by a sufficient test | `lemke`, `ipm` |
 //! | anything else | `lemke`, `newton-fb`, `bpp` |
 //!
-//! and for n <= [`ENUM_FALLBACK_MAX_N`] = 12 `enum` is appended last, so that a tiny problem
-//! always ends with a solution or a proof. A candidate *succeeds* when its result is decisive:
+//! and for n <= [`ENUM_FALLBACK_MAX_N`] = 16 `enum` is appended last, so that a tiny problem
+//! always ends with a solution or a proof. A large sparse M is never densified: when two
+//! dense copies of M would exceed the memory budget ([`crate::memory`]), the solvers that
+//! densify ([`DENSE_ONLY`]: `lemke`, `murty`, `enum`) are dropped from the list (every rule
+//! keeps a sparse-capable candidate); for a sparse M with n > [`LARGE_SPARSE_N`] that fits,
+//! they move behind the sparse-capable candidates. A candidate *succeeds* when its result is decisive:
 //! `solved` (merit within tol), `infeasible` with a verified Farkas vector, or `no_solution`
 //! with an enumeration certificate; otherwise (and on a setup error such as `enum` refusing
 //! n > 20) the next candidate runs. The solution's `solver` field names what was tried:
@@ -30,6 +34,7 @@
 use std::time::Duration;
 
 use crate::diagnostics::{diagnose_with, Definiteness, DiagnoseLimits, Diagnostics};
+use crate::memory::{self, DEFAULT_MEMORY_BUDGET};
 use crate::merit::evaluate;
 use crate::registry::{canonical_name, ParamDoc, Registry, SolverParams, SpecError};
 use crate::solver::{
@@ -41,7 +46,7 @@ use crate::{Lcp, Matrix};
 /// Default merit tolerance of `auto` (passed to every candidate).
 pub const DEFAULT_TOL: f64 = 1e-10;
 /// Largest n for which `enum` is the last candidate.
-pub const ENUM_FALLBACK_MAX_N: usize = 12;
+pub const ENUM_FALLBACK_MAX_N: usize = 16;
 /// Above this n a sparse symmetric positive definite M also gets iterative candidates.
 pub const LARGE_SPARSE_N: usize = 5000;
 
@@ -104,8 +109,23 @@ pub fn register(r: &mut Registry) {
     );
 }
 
+/// Solvers that build a dense copy of M (or a dense tableau) whatever its storage.
+pub const DENSE_ONLY: [&str; 3] = ["lemke", "murty", "enum"];
+
+/// True when a sparse M must not go to a [`DENSE_ONLY`] solver at all: two dense copies of M
+/// (lemke's tableau) would exceed `memory_budget`.
+pub fn keeps_sparse(lcp: &Lcp, memory_budget: u64) -> bool {
+    matches!(lcp.matrix(), Matrix::Sparse(_)) && !memory::dense_fits(lcp, 2, memory_budget)
+}
+
 /// The rule that applied and the candidate names, in order (before the registry filter).
-pub fn candidates(lcp: &Lcp, d: &Diagnostics) -> (&'static str, Vec<&'static str>) {
+/// A sparse M that [`keeps_sparse`] gets no [`DENSE_ONLY`] candidate; another sparse M with
+/// n > [`LARGE_SPARSE_N`] gets them last.
+pub fn candidates(
+    lcp: &Lcp,
+    d: &Diagnostics,
+    memory_budget: u64,
+) -> (&'static str, Vec<&'static str>) {
     let n = lcp.n();
     let spd = d.symmetric && d.definiteness == Definiteness::PositiveDefinite;
     let sparse = matches!(lcp.matrix(), Matrix::Sparse(_));
@@ -124,6 +144,14 @@ pub fn candidates(lcp: &Lcp, d: &Diagnostics) -> (&'static str, Vec<&'static str
     if n <= ENUM_FALLBACK_MAX_N {
         names.push("enum");
     }
+    if keeps_sparse(lcp, memory_budget) {
+        names.retain(|name| !DENSE_ONLY.contains(name));
+    } else if sparse && n > LARGE_SPARSE_N {
+        // Densifying a large sparse M is the last resort, after every sparse-capable solver.
+        let (dense, rest): (Vec<_>, Vec<_>) =
+            names.into_iter().partition(|name| DENSE_ONLY.contains(name));
+        names = rest.into_iter().chain(dense).collect();
+    }
     (rule, names)
 }
 
@@ -132,9 +160,9 @@ type Candidate = (String, Box<dyn LcpSolver>);
 
 /// The candidates that exist in the built-in registry, built with their defaults; `bpp` when
 /// none of them does.
-fn plan(lcp: &Lcp) -> (&'static str, Vec<Candidate>) {
+fn plan(lcp: &Lcp, memory_budget: u64) -> (&'static str, Vec<Candidate>) {
     let d = diagnose_with(lcp, &DiagnoseLimits::cheap());
-    let (rule, names) = candidates(lcp, &d);
+    let (rule, names) = candidates(lcp, &d, memory_budget);
     let registry = Registry::builtin();
     let mut built: Vec<Candidate> = names
         .iter()
@@ -175,7 +203,7 @@ impl LcpSolver for Auto {
     /// Runs the candidates in the caller's context (counters and history accumulate); each
     /// claimed result is checked here before it counts as decisive.
     fn run(&self, lcp: &Lcp, ctx: &mut SolveContext<'_>) -> Result<Outcome, SolveError> {
-        let (_, plan) = plan(lcp);
+        let (_, plan) = plan(lcp, ctx.memory_budget);
         let n = lcp.n();
         let limit = ctx.max_iter;
         let mut iterations = 0;
@@ -195,7 +223,13 @@ impl LcpSolver for Auto {
                 pivots = Some(pivots.unwrap_or(0) + p);
             }
             let verified = match (&o.status, &o.certificate) {
-                (Status::Solved, _) => o.z.len() == n && evaluate(lcp, &o.z).1.residual <= ctx.tol,
+                (Status::Solved, _) => {
+                    o.z.len() == n && {
+                        let z: Vec<f64> = o.z.iter().map(|v| v.max(0.0)).collect();
+                        let (w, merit) = evaluate(lcp, &z);
+                        ctx.converged(lcp, &z, &w, merit.residual)
+                    }
+                }
                 (Status::Infeasible, Some(Certificate::Farkas { y })) => {
                     verify_farkas(lcp, y, FARKAS_TOL).is_ok()
                 }
@@ -229,7 +263,7 @@ impl LcpSolver for Auto {
             sol.solver = "auto(trivial)".into();
             return Ok(sol);
         }
-        let (rule, plan) = plan(lcp);
+        let (rule, plan) = plan(lcp, options.memory_budget.unwrap_or(DEFAULT_MEMORY_BUDGET));
         let mut tried: Vec<String> = Vec::new();
         let mut story: Vec<String> = Vec::new();
         let mut spent = Duration::ZERO;
@@ -238,9 +272,12 @@ impl LcpSolver for Auto {
         let mut pivots: Option<usize> = None;
         let mut first_error = None;
         for (name, solver) in &plan {
+            // Once the limit has passed, stop after the first result; before any result, the
+            // next candidate runs with zero time left and reports `time_limit` itself (a limit
+            // that rounds to zero nanoseconds left no result at all and was an error).
             let time_limit = match options.time_limit {
-                Some(t) if spent >= t => break,
-                Some(t) => Some(t - spent),
+                Some(t) if spent >= t && acc.is_some() => break,
+                Some(t) => Some(t.saturating_sub(spent)),
                 None => None,
             };
             let opts = SolveOptions { tol: Some(tol), max_iter, time_limit, ..options.clone() };
@@ -304,7 +341,10 @@ mod tests {
         assert_eq!(sol.solver, "auto(bpp)");
         assert!(sol.residual() <= 1e-10);
         let d = diagnose_with(&generate::murty_exponential(6), &DiagnoseLimits::cheap());
-        assert_eq!(candidates(&generate::murty_exponential(6), &d).1[0], "bpp");
+        assert_eq!(
+            candidates(&generate::murty_exponential(6), &d, DEFAULT_MEMORY_BUDGET).1[0],
+            "bpp"
+        );
     }
 
     #[test]

@@ -163,6 +163,13 @@ impl SmallLcp<'_> {
 }
 
 /// Gaussian elimination with partial pivoting on a k x k row-major system; false if singular.
+///
+/// Kept hand-written rather than faer's LU (issue 12): on stack arrays with k <= 8 it is 5 to
+/// 14 times faster, because faer's owned LU allocates its matrix, permutations and workspace
+/// per call. Measured (2026-12-03) as the median of 9 runs, each over 256 random diagonally
+/// dominant systems repeated 20000/k times, in the test profile (this crate at opt-level 1,
+/// faer at opt-level 3, so the comparison favours faer): k = 2: 72 ns vs 1016 ns; k = 3: 184
+/// vs 1952; k = 4: 172 vs 1622; k = 6: 420 vs 2824; k = 8: 791 vs 3896.
 fn gauss_solve(a: &mut [f64], x: &mut [f64], k: usize) -> bool {
     let scale = a.iter().fold(0.0f64, |m, v| m.max(v.abs()));
     for c in 0..k {
@@ -247,6 +254,7 @@ impl LcpSolver for Bpgs {
     fn run(&self, lcp: &Lcp, ctx: &mut SolveContext<'_>) -> Result<Outcome, SolveError> {
         let n = lcp.n();
         let b = self.params.block.clamp(1, MAX_BLOCK);
+        crate::memory::check_dense_work(lcp, 1, ctx.memory_budget, "bpgs: row-major copy of M")?;
         let rows = Rows::new(lcp);
         if let Err(msg) = positive_diagonal(&rows, n) {
             let mut o = Outcome::new(vec![0.0; n], Status::NumericalFailure, 0);

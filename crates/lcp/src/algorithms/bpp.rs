@@ -176,6 +176,12 @@ impl LcpSolver for Bpp {
     }
 
     fn run(&self, lcp: &Lcp, ctx: &mut SolveContext<'_>) -> Result<Outcome, SolveError> {
+        crate::memory::check_dense_work(
+            lcp,
+            3,
+            ctx.memory_budget,
+            "bpp: dense M_FF and its factors",
+        )?;
         Ok(run_bpp(lcp, ctx, &self.params))
     }
 }
@@ -415,7 +421,8 @@ fn run_bpp(lcp: &Lcp, ctx: &mut SolveContext<'_>, params: &BppParams) -> Outcome
         if h.is_empty() {
             // Round-off negatives of z_F within the sign tolerance are zeros.
             let z: Vec<f64> = z.into_iter().map(|v| v.max(0.0)).collect();
-            let ok = evaluate(lcp, &z).1.residual <= ctx.tol;
+            let (w, merit) = evaluate(lcp, &z);
+            let ok = ctx.converged(lcp, &z, &w, merit.residual);
             let status = if ok { Status::Solved } else { Status::NumericalFailure };
             return outcome(z, status, it, pivots);
         }

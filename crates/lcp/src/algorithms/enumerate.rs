@@ -12,17 +12,27 @@
 //! Every solution lies in some $P_\alpha$ (take $\alpha = \{i : z_i > 0\}$), so the LCP has no
 //! solution iff every $P_\alpha$ is empty.
 //!
-//! - **Regular $M_{\alpha\alpha}$** (Gaussian elimination with complete pivoting; regular when
-//!   the ratio of the last to the first pivot exceeds [`REGULAR_PIVOT_RATIO`] = 1e-8):
-//!   $P_\alpha$ is the single point $z_\alpha = -M_{\alpha\alpha}^{-1} q_\alpha$ or empty. The
-//!   point is accepted when every sign holds within `feas_tol` (relative, default 1e-10); the
-//!   set is declared empty only when some sign fails by more than the estimated solve error
-//!   $10\,|\alpha|\,\varepsilon_{mach}\,\|z\|_\infty$ / (pivot ratio); in between, the LP below
-//!   decides.
-//! - **Singular or ill-conditioned $M_{\alpha\alpha}$**: $P_\alpha$ may be a whole polyhedron,
+//! **Scale.** M and q are first equilibrated, $M' = EMD$, $q' = Eq$ with diagonal $E, D > 0$
+//! (Ruiz's iteration, powers of two, so exact): LCP$(M', q')$ has the solutions $z' = D^{-1}z$
+//! of LCP$(M, q)$, and every test below is relative to the scale of $M'$, not to
+//! $\max|M_{ij}|$ (a fixed threshold on M itself rejected the right index set of
+//! diag(1, 1e-12) and proved a false `no_solution`: issue 14 §1).
+//!
+//! - **Regular $M'_{\alpha\alpha}$** (faer's complete-pivoting LU, sequential, of the
+//!   row/column-equilibrated subsystem; regular when the ratio of the last to the first pivot
+//!   exceeds [`REGULAR_PIVOT_RATIO`] = 1e-8 and the solution's normwise backward error is at
+//!   most [`BACKWARD_RTOL`] = 1e-12): $P_\alpha$ is the single point
+//!   $z'_\alpha = -M'^{-1}_{\alpha\alpha} q'_\alpha$ or empty. The point is accepted when
+//!   every sign holds within `feas_tol` (relative, default 1e-10) and $z = Dz'$ passes the merit
+//!   check; the set is declared empty only when some sign fails by more than the estimated
+//!   forward error, max($10\,|\alpha|\,\varepsilon_{mach}$, backward error) / (pivot ratio).
+//!   In between, or when the signs hold but the merit fails, the point is *within round-off of
+//!   feasible*: the LP below may still find a point, but an LP certificate of emptiness is not
+//!   trusted against it and the set stays undecided.
+//! - **Singular or ill-conditioned $M'_{\alpha\alpha}$**: $P_\alpha$ may be a whole polyhedron,
 //!   which a linear solve does not settle. It is decided as an LP feasibility problem, first by
 //!   a dense phase-1 simplex of this module (Bland's rule, so no cycling; pivot tolerance
-//!   1e-11 and reduced-cost tolerance 1e-12 relative to $\max|M_{ij}|$), then, if its answer
+//!   1e-11 and reduced-cost tolerance 1e-12 relative to $\max|M'_{ij}|$), then, if its answer
 //!   does not verify, by Clarabel with a zero objective. Neither answer is trusted as such: a
 //!   returned point counts only if the resulting z passes the merit check at `tol`; an empty
 //!   $P_\alpha$ counts only if this module re-verifies a Farkas certificate $(y, v)$ (the
@@ -32,7 +42,7 @@
 //!   $0 \le z_\alpha^\top(M_{\alpha\alpha}^\top y - M_{\beta\alpha}^\top v) =
 //!   -q_\alpha^\top y - v^\top(M_{\beta\alpha} z_\alpha) \le
 //!   -q_\alpha^\top y + q_\beta^\top v < 0$), with round-off tolerance
-//!   [`CERTIFICATE_RTOL`] = 1e-9 relative to $\max|M_{ij}|$ and $\|q\|_\infty$ after scaling
+//!   [`CERTIFICATE_RTOL`] = 1e-9 relative to $\max|M'_{ij}|$ and $\|q'\|_\infty$ after scaling
 //!   $\|(y, v)\|_\infty = 1$. A set that no test settles is *undecided*; with any undecided
 //!   set and no solution found the run ends `numerical_failure`, never `no_solution`.
 //!
@@ -43,7 +53,8 @@
 //! all of it), with duplicates (the same z from several degenerate index sets) merged when they
 //! agree to 1e-9 relative. z is the first solution found. With no solution and every set
 //! decided: `no_solution` with `Certificate::Enumeration { index_sets: 2^n }`. n > 20 is
-//! refused with `SolveError::Unsupported`. Iterations count index sets examined.
+//! refused with `SolveError::Unsupported`. Iterations count index sets examined. With no
+//! solution and some set undecided the note names the first such set and why.
 
 use clarabel::algebra::CscMatrix;
 use clarabel::solver::{
@@ -51,6 +62,8 @@ use clarabel::solver::{
 };
 use faer::Mat;
 
+use crate::dense_lu::{equilibrate, SeqFullLu};
+use crate::memory::{self, MemoryError, DEFAULT_MEMORY_BUDGET};
 use crate::merit::evaluate;
 use crate::registry::{canonical_name, ParamDoc, Registry, SolverParams, SpecError};
 use crate::solver::{LcpSolver, Outcome, SolveContext, SolveError};
@@ -60,8 +73,13 @@ use crate::Lcp;
 /// Largest n `enum` accepts (2^20 index sets).
 pub const MAX_N: usize = 20;
 /// A principal submatrix counts as regular when |last pivot| / |first pivot| of complete
-/// pivoting exceeds this.
+/// pivoting on its row/column-equilibrated form exceeds this.
 pub const REGULAR_PIVOT_RATIO: f64 = 1e-8;
+/// A subsystem solution counts as accurate when its normwise backward error
+/// ||M'_aa x + q'_a|| / (||M'_aa|| ||x|| + ||q'_a||) is at most this.
+pub const BACKWARD_RTOL: f64 = 1e-12;
+/// Ruiz sweeps of the row/column equilibration (each halves the log-spread of the norms).
+const EQUILIBRATION_SWEEPS: usize = 40;
 /// Round-off tolerance of the Farkas certificates of empty index sets.
 pub const CERTIFICATE_RTOL: f64 = 1e-9;
 
@@ -180,7 +198,7 @@ impl LcpSolver for Enumerate {
                 ),
             });
         }
-        Ok(enumerate(lcp, ctx, &self.params))
+        enumerate(lcp, ctx, &self.params)
     }
 }
 
@@ -195,41 +213,72 @@ pub enum IndexSetVerdict {
     Undecided,
 }
 
-/// Dense M and q in the form the per-set tests use.
+/// M and q equilibrated, in the dense form the per-set tests use: M' = E M D, q' = E q with
+/// E, D diagonal powers of two (exact), an LCP with the same solutions as LCP(M, q) under
+/// z = D z' (w' = E w keeps the signs and the complementarity of w). Every sign test, LP and
+/// certificate below runs on M', q'; solutions are mapped back and checked on the problem.
 struct Data {
     n: usize,
     m: Mat<f64>,
     q: Vec<f64>,
+    /// D: z = D z'.
+    col_scale: Vec<f64>,
     m_max: f64,
     q_max: f64,
 }
 
 /// Decides the index set `alpha` (sorted) of `lcp`; `tol` is the merit tolerance, `feas_tol`
-/// the relative sign tolerance.
-pub fn decide_index_set(lcp: &Lcp, alpha: &[usize], tol: f64, feas_tol: f64) -> IndexSetVerdict {
-    decide(lcp, &Data::of(lcp), alpha, tol, feas_tol)
+/// the relative sign tolerance. A dense copy of M is made under the default memory budget.
+pub fn decide_index_set(
+    lcp: &Lcp,
+    alpha: &[usize],
+    tol: f64,
+    feas_tol: f64,
+) -> Result<IndexSetVerdict, MemoryError> {
+    let data = Data::of(lcp, DEFAULT_MEMORY_BUDGET)?;
+    Ok(decide(lcp, &data, alpha, tol, feas_tol).verdict)
 }
 
 impl Data {
-    fn of(lcp: &Lcp) -> Self {
-        let m = lcp.to_dense();
+    fn of(lcp: &Lcp, budget: u64) -> Result<Self, MemoryError> {
         let n = lcp.n();
+        let m = memory::to_dense(lcp, budget, || format!("enum: dense M (n = {n})"))?;
+        let (r, c) = equilibrate(m.as_ref(), EQUILIBRATION_SWEEPS);
+        let scaled = Mat::from_fn(n, n, |i, j| r[i] * m[(i, j)] * c[j]);
+        let q: Vec<f64> = lcp.q().iter().zip(&r).map(|(qi, ri)| qi * ri).collect();
+        let finite = q.iter().all(|v| v.is_finite())
+            && (0..n).all(|j| (0..n).all(|i| scaled[(i, j)].is_finite()));
+        let (m, q, col_scale) =
+            if finite { (scaled, q, c) } else { (m, lcp.q().to_vec(), vec![1.0; n]) };
         let m_max = (0..n)
             .flat_map(|j| (0..n).map(move |i| (i, j)))
             .fold(0.0f64, |a, (i, j)| a.max(m[(i, j)].abs()));
-        let q = lcp.q().to_vec();
         let q_max = q.iter().fold(0.0f64, |a, v| a.max(v.abs()));
-        Self { n, m, q, m_max, q_max }
+        Ok(Self { n, m, q, col_scale, m_max, q_max })
+    }
+
+    /// z = D z' with z_alpha = max(x, 0) and z_beta = 0.
+    fn point(&self, alpha: &[usize], x: &[f64]) -> Vec<f64> {
+        let mut z = vec![0.0; self.n];
+        for (r, &i) in alpha.iter().enumerate() {
+            z[i] = x[r].max(0.0) * self.col_scale[i];
+        }
+        z
     }
 }
 
-fn enumerate(lcp: &Lcp, ctx: &mut SolveContext<'_>, params: &EnumParams) -> Outcome {
+fn enumerate(
+    lcp: &Lcp,
+    ctx: &mut SolveContext<'_>,
+    params: &EnumParams,
+) -> Result<Outcome, SolveError> {
     let n = lcp.n();
-    let data = Data::of(lcp);
+    let data = Data::of(lcp, ctx.memory_budget)?;
     let total: usize = 1usize << n;
     let limit = ctx.max_iter.min(total);
     let mut solutions: Vec<Vec<f64>> = Vec::new();
     let mut undecided = 0usize;
+    let mut first_undecided: Option<(Vec<usize>, &'static str)> = None;
     let mut alpha = Vec::with_capacity(n);
     let mut examined = 0usize;
     let mut stopped = None;
@@ -241,7 +290,8 @@ fn enumerate(lcp: &Lcp, ctx: &mut SolveContext<'_>, params: &EnumParams) -> Outc
         alpha.clear();
         alpha.extend((0..n).filter(|&i| mask & (1 << i) != 0));
         examined += 1;
-        match decide(lcp, &data, &alpha, ctx.tol, params.feas_tol) {
+        let decided = decide(lcp, &data, &alpha, ctx.tol, params.feas_tol);
+        match decided.verdict {
             IndexSetVerdict::Solution(z) => {
                 if !solutions.iter().any(|s| same_point(s, &z)) {
                     solutions.push(z);
@@ -251,14 +301,17 @@ fn enumerate(lcp: &Lcp, ctx: &mut SolveContext<'_>, params: &EnumParams) -> Outc
                 }
             }
             IndexSetVerdict::Empty => {}
-            IndexSetVerdict::Undecided => undecided += 1,
+            IndexSetVerdict::Undecided => {
+                undecided += 1;
+                first_undecided.get_or_insert_with(|| (alpha.clone(), decided.why));
+            }
         }
         ctx.record(lcp, examined, solutions.len() as f64, solutions.first().map_or(&[][..], |z| z));
     }
     if let Some(z) = solutions.first() {
         let mut o = Outcome::new(z.clone(), Status::Solved, examined);
         o.all_solutions = Some(solutions);
-        return o;
+        return Ok(o);
     }
     let zero = vec![0.0; n];
     let status = match stopped {
@@ -269,10 +322,17 @@ fn enumerate(lcp: &Lcp, ctx: &mut SolveContext<'_>, params: &EnumParams) -> Outc
             let mut o = Outcome::new(zero, Status::NoSolution, examined);
             o.certificate = Some(Certificate::Enumeration { index_sets: total as u64 });
             o.all_solutions = Some(Vec::new());
-            return o;
+            return Ok(o);
         }
     };
-    Outcome::new(zero, status, examined)
+    let mut o = Outcome::new(zero, status, examined);
+    if let Some((set, why)) = first_undecided {
+        o.note = Some(format!(
+            "enum: no solution found but {undecided} index set(s) undecided, so no_solution is \
+             not claimed; first: alpha = {set:?} ({why})"
+        ));
+    }
+    Ok(o)
 }
 
 /// Two solutions agree to 1e-9 relative in the max norm.
@@ -281,7 +341,73 @@ fn same_point(a: &[f64], b: &[f64]) -> bool {
     a.iter().zip(b).all(|(x, y)| (x - y).abs() <= 1e-9 * scale)
 }
 
-fn decide(lcp: &Lcp, data: &Data, alpha: &[usize], tol: f64, feas_tol: f64) -> IndexSetVerdict {
+/// A verdict and, for an undecided set, why.
+struct Decided {
+    verdict: IndexSetVerdict,
+    why: &'static str,
+}
+
+impl From<IndexSetVerdict> for Decided {
+    fn from(verdict: IndexSetVerdict) -> Self {
+        Self { verdict, why: "neither a verified point nor a verified certificate" }
+    }
+}
+
+/// The solution of the principal subsystem M'_aa x = -q'_a.
+struct Subsystem {
+    x: Vec<f64>,
+    /// |last| / |first| pivot of complete pivoting on the equilibrated M'_aa.
+    pivot_ratio: f64,
+    /// ||M'_aa x + q'_a||_inf / (||M'_aa||_inf ||x||_inf + ||q'_a||_inf).
+    backward_error: f64,
+}
+
+impl Subsystem {
+    /// Row/column-equilibrated M'_aa factorised by faer's complete-pivoting LU (sequential).
+    fn solve(data: &Data, alpha: &[usize]) -> Self {
+        let k = alpha.len();
+        let a = Mat::from_fn(k, k, |r, c| data.m[(alpha[r], alpha[c])]);
+        let (rs, cs) = equilibrate(a.as_ref(), EQUILIBRATION_SWEEPS);
+        let lu = SeqFullLu::factor(Mat::from_fn(k, k, |r, c| rs[r] * a[(r, c)] * cs[c]));
+        let pivot_ratio = lu.pivot_ratio();
+        let mut y = Mat::from_fn(k, 1, |r, _| -rs[r] * data.q[alpha[r]]);
+        if pivot_ratio > 0.0 {
+            lu.solve_in_place(y.as_mut());
+        }
+        let x: Vec<f64> = (0..k).map(|r| cs[r] * y[(r, 0)]).collect();
+        let mut res = 0.0f64;
+        let mut a_norm = 0.0f64;
+        for r in 0..k {
+            let row = (0..k).map(|c| a[(r, c)] * x[c]).sum::<f64>();
+            res = res.max((row + data.q[alpha[r]]).abs());
+            a_norm = a_norm.max((0..k).map(|c| a[(r, c)].abs()).sum::<f64>());
+        }
+        let x_norm = x.iter().fold(0.0f64, |m, v| m.max(v.abs()));
+        let b_norm = alpha.iter().fold(0.0f64, |m, &i| m.max(data.q[i].abs()));
+        let denom = a_norm * x_norm + b_norm;
+        let backward_error = if res == 0.0 {
+            0.0
+        } else if denom > 0.0 {
+            res / denom
+        } else {
+            f64::INFINITY
+        };
+        Self {
+            x,
+            pivot_ratio,
+            backward_error: if backward_error.is_nan() { f64::INFINITY } else { backward_error },
+        }
+    }
+
+    /// Nonsingular to working accuracy and solved to round-off.
+    fn regular(&self) -> bool {
+        self.pivot_ratio > REGULAR_PIVOT_RATIO
+            && self.backward_error <= BACKWARD_RTOL
+            && self.x.iter().all(|v| v.is_finite())
+    }
+}
+
+fn decide(lcp: &Lcp, data: &Data, alpha: &[usize], tol: f64, feas_tol: f64) -> Decided {
     let n = data.n;
     let k = alpha.len();
     let in_alpha = {
@@ -294,140 +420,55 @@ fn decide(lcp: &Lcp, data: &Data, alpha: &[usize], tol: f64, feas_tol: f64) -> I
         // z = 0, w = q.
         let tw = feas_tol * data.q_max;
         return if data.q.iter().all(|&v| v >= -tw) {
-            IndexSetVerdict::Solution(vec![0.0; n])
+            IndexSetVerdict::Solution(vec![0.0; n]).into()
         } else {
-            IndexSetVerdict::Empty
+            IndexSetVerdict::Empty.into()
         };
     }
-    let a = Mat::from_fn(k, k, |r, c| data.m[(alpha[r], alpha[c])]);
-    let lu = CompleteLu::factor(a);
-    if lu.regular() {
-        let rhs: Vec<f64> = alpha.iter().map(|&i| -data.q[i]).collect();
-        let x = lu.solve(&rhs);
-        let mut z = vec![0.0; n];
-        for (r, &i) in alpha.iter().enumerate() {
-            z[i] = x[r];
-        }
-        let w = lcp.w_of(&z);
+    let sub = Subsystem::solve(data, alpha);
+    let mut near_feasible = false;
+    if sub.regular() {
+        let x = &sub.x;
+        // w' = q' + M'_{.a} x.
+        let mx: Vec<f64> =
+            (0..n).map(|i| alpha.iter().zip(x).map(|(&j, xj)| data.m[(i, j)] * xj).sum()).collect();
         let znorm = x.iter().fold(0.0f64, |m, v| m.max(v.abs()));
-        let mznorm = w.iter().zip(&data.q).fold(0.0f64, |m, (wi, qi)| m.max((wi - qi).abs()));
+        let mznorm = mx.iter().fold(0.0f64, |m, v| m.max(v.abs()));
+        let wscale = data.q_max.max(mznorm);
         let tz = feas_tol * znorm;
-        let tw = feas_tol * data.q_max.max(mznorm);
-        let violation = alpha
+        let tw = feas_tol * wscale;
+        let violation = x
             .iter()
-            .map(|&i| (-z[i] - tz) / znorm.max(f64::MIN_POSITIVE))
+            .map(|&xi| (-xi - tz) / znorm.max(f64::MIN_POSITIVE))
             .chain(
-                beta.iter().map(|&i| (-w[i] - tw) / data.q_max.max(mznorm).max(f64::MIN_POSITIVE)),
+                beta.iter().map(|&i| (-(data.q[i] + mx[i]) - tw) / wscale.max(f64::MIN_POSITIVE)),
             )
             .fold(f64::NEG_INFINITY, f64::max);
+        // Relative forward error bound of the computed point (backward error times the
+        // condition estimate of the equilibrated subsystem).
+        let err = (10.0 * k as f64 * f64::EPSILON).max(sub.backward_error) / sub.pivot_ratio;
         if violation <= 0.0 {
-            let z: Vec<f64> = z.into_iter().map(|v| v.max(0.0)).collect();
+            let z = data.point(alpha, x);
             if evaluate(lcp, &z).1.residual <= tol {
-                return IndexSetVerdict::Solution(z);
+                return IndexSetVerdict::Solution(z).into();
             }
+            near_feasible = true;
+        } else if violation > err {
+            return IndexSetVerdict::Empty.into();
         } else {
-            // Relative error bound of the computed point.
-            let err = 10.0 * k as f64 * f64::EPSILON / lu.pivot_ratio;
-            if violation > err {
-                return IndexSetVerdict::Empty;
-            }
+            near_feasible = true;
         }
     }
-    lp_decide(lcp, data, alpha, &beta, tol)
-}
-
-/// Gaussian elimination with complete pivoting of a small dense matrix: P A Q = L U.
-struct CompleteLu {
-    lu: Mat<f64>,
-    row: Vec<usize>,
-    col: Vec<usize>,
-    rank: usize,
-    pivot_ratio: f64,
-}
-
-impl CompleteLu {
-    fn factor(mut a: Mat<f64>) -> Self {
-        let k = a.nrows();
-        let mut row: Vec<usize> = (0..k).collect();
-        let mut col: Vec<usize> = (0..k).collect();
-        let mut first = 0.0f64;
-        let mut last = 0.0f64;
-        let mut rank = 0;
-        for c in 0..k {
-            let (mut pr, mut pc, mut pv) = (c, c, 0.0f64);
-            for j in c..k {
-                for i in c..k {
-                    if a[(i, j)].abs() > pv {
-                        (pr, pc, pv) = (i, j, a[(i, j)].abs());
-                    }
-                }
-            }
-            if c == 0 {
-                first = pv;
-            }
-            if pv.is_nan() || pv <= 0.0 || pv <= f64::EPSILON * first {
-                break;
-            }
-            if pr != c {
-                for j in 0..k {
-                    let t = a[(pr, j)];
-                    a[(pr, j)] = a[(c, j)];
-                    a[(c, j)] = t;
-                }
-                row.swap(pr, c);
-            }
-            if pc != c {
-                for i in 0..k {
-                    let t = a[(i, pc)];
-                    a[(i, pc)] = a[(i, c)];
-                    a[(i, c)] = t;
-                }
-                col.swap(pc, c);
-            }
-            let p = a[(c, c)];
-            for i in c + 1..k {
-                let f = a[(i, c)] / p;
-                a[(i, c)] = f;
-                if f != 0.0 {
-                    for j in c + 1..k {
-                        let t = a[(c, j)];
-                        a[(i, j)] -= f * t;
-                    }
-                }
-            }
-            last = pv;
-            rank = c + 1;
-        }
-        let pivot_ratio = if first > 0.0 { last / first } else { 0.0 };
-        Self { lu: a, row, col, rank, pivot_ratio }
+    let verdict = lp_decide(lcp, data, alpha, &beta, tol);
+    if near_feasible && !matches!(verdict, IndexSetVerdict::Solution(_)) {
+        // A point within round-off of P_alpha: an LP certificate of emptiness would rest on
+        // the same round-off, so the set stays open.
+        return Decided {
+            verdict: IndexSetVerdict::Undecided,
+            why: "its basic solution is within round-off of feasible but fails the merit check",
+        };
     }
-
-    fn regular(&self) -> bool {
-        self.rank == self.lu.nrows() && self.pivot_ratio > REGULAR_PIVOT_RATIO
-    }
-
-    /// x with A x = b (only for a regular factorisation).
-    fn solve(&self, b: &[f64]) -> Vec<f64> {
-        let k = self.lu.nrows();
-        debug_assert!(self.rank == k);
-        let mut y: Vec<f64> = self.row.iter().map(|&r| b[r]).collect();
-        for i in 0..k {
-            for j in 0..i {
-                y[i] -= self.lu[(i, j)] * y[j];
-            }
-        }
-        for i in (0..k).rev() {
-            for j in i + 1..k {
-                y[i] -= self.lu[(i, j)] * y[j];
-            }
-            y[i] /= self.lu[(i, i)];
-        }
-        let mut x = vec![0.0; k];
-        for (p, &c) in self.col.iter().enumerate() {
-            x[c] = y[p];
-        }
-        x
-    }
+    verdict.into()
 }
 
 fn lp_decide(lcp: &Lcp, data: &Data, alpha: &[usize], beta: &[usize], tol: f64) -> IndexSetVerdict {
@@ -445,7 +486,7 @@ fn lp_decide(lcp: &Lcp, data: &Data, alpha: &[usize], beta: &[usize], tol: f64) 
     clarabel_decide(lcp, data, alpha, beta, tol)
 }
 
-/// z with z_alpha = max(x, 0), z_beta = 0, when it passes the merit check at `tol`.
+/// z = D z' with z'_alpha = max(x, 0), z'_beta = 0, when it passes the merit check at `tol`.
 fn point_if_solution(
     lcp: &Lcp,
     data: &Data,
@@ -456,10 +497,7 @@ fn point_if_solution(
     if x.len() != alpha.len() || !x.iter().all(|v| v.is_finite()) {
         return None;
     }
-    let mut z = vec![0.0; data.n];
-    for (r, &i) in alpha.iter().enumerate() {
-        z[i] = x[r].max(0.0);
-    }
+    let z = data.point(alpha, x);
     (evaluate(lcp, &z).1.residual <= tol).then_some(z)
 }
 
@@ -716,11 +754,11 @@ mod tests {
         // Pang perturbed, alpha = {1, 2} (zero-based): M_aa = 0, P_alpha needs
         // -1 = q_1 = 0 -> empty, proved by a certificate.
         let lcp = pang_perturbed();
-        assert_eq!(decide_index_set(&lcp, &[1, 2], 1e-9, 1e-10), IndexSetVerdict::Empty);
+        assert_eq!(decide_index_set(&lcp, &[1, 2], 1e-9, 1e-10), Ok(IndexSetVerdict::Empty));
         // CPS_1, alpha = {0, 1}: M_aa = [[1, 1], [1, 1]] singular, P_alpha = {z1 + z2 = 1}.
         let cps1 = Lcp::from_dense_rows(&[vec![1.0, 1.0], vec![1.0, 1.0]], vec![-1.0, -1.0])
             .expect("valid");
-        match decide_index_set(&cps1, &[0, 1], 1e-9, 1e-10) {
+        match decide_index_set(&cps1, &[0, 1], 1e-9, 1e-10).expect("fits") {
             IndexSetVerdict::Solution(z) => {
                 assert!((z[0] + z[1] - 1.0).abs() < 1e-9);
                 assert!(z[0] >= 0.0 && z[1] >= 0.0);
@@ -743,7 +781,7 @@ mod tests {
         ];
         let lcp =
             Lcp::from_dense_rows(&rows, vec![-1.0, 0.0, 1.0, -1.0, -1.0, -1.0]).expect("valid");
-        assert_eq!(decide_index_set(&lcp, &[1, 4, 5], 1e-9, 1e-10), IndexSetVerdict::Empty);
+        assert_eq!(decide_index_set(&lcp, &[1, 4, 5], 1e-9, 1e-10), Ok(IndexSetVerdict::Empty));
         let sol = solve(&lcp);
         assert!(matches!(sol.status, Status::Solved | Status::NoSolution), "{:?}", sol.note);
     }
@@ -759,7 +797,7 @@ mod tests {
             vec![-1.0, 0.0, 0.0, 1.0],
         ];
         let lcp = Lcp::from_dense_rows(&rows, vec![0.0, 0.0, -1.0, -1.0]).expect("valid");
-        assert_eq!(decide_index_set(&lcp, &[2, 3], 1e-9, 1e-10), IndexSetVerdict::Empty);
+        assert_eq!(decide_index_set(&lcp, &[2, 3], 1e-9, 1e-10), Ok(IndexSetVerdict::Empty));
         assert_eq!(solve(&lcp).status, Status::NoSolution);
     }
 
@@ -860,6 +898,45 @@ mod tests {
         let sol = s.solve(&lcp, &SolveOptions::default(), None).expect("setup");
         assert_eq!(sol.status, Status::MaxIterations);
         assert_eq!(sol.iterations, 3);
+    }
+
+    /// Issue 14 §1: a fixed pivot-ratio threshold on M itself rejected the only index set of
+    /// these positive definite (so uniquely solvable) problems and the LP on the unscaled data
+    /// "proved" them empty: enum claimed `no_solution`. Equilibration fixes the scale.
+    #[test]
+    fn issue_14_enum_solves_badly_scaled_positive_definite_problems() {
+        let cases: [(Vec<Vec<f64>>, Vec<f64>); 3] = [
+            (vec![vec![1.0, 0.0], vec![0.0, 1e-12]], vec![-1.0, -1.0]),
+            (vec![vec![1e12, 1.0], vec![1.0, 1e-9]], vec![-1.0, -1e-3]),
+            (
+                vec![vec![1e-14, 0.0, 0.0], vec![0.0, 1.0, 0.5], vec![0.0, 0.5, 1e10]],
+                vec![-1.0, 2.0, -1.0],
+            ),
+        ];
+        for (rows, q) in cases {
+            let lcp = Lcp::from_dense_rows(&rows, q).expect("valid");
+            let sol = solve(&lcp);
+            assert_eq!(sol.status, Status::Solved, "{rows:?}: {:?}", sol.note);
+            assert_eq!(sol.all_solutions.map(|a| a.len()), Some(1), "{rows:?}");
+        }
+    }
+
+    /// A point within round-off of feasible is never overruled by an LP certificate: with the
+    /// merit tolerance far below what the data allow, enum reports `numerical_failure` with
+    /// the reason instead of `no_solution` (or `solved`, where the computed z happens to be
+    /// exact).
+    #[test]
+    fn a_round_off_point_is_not_overruled_by_an_lp_certificate() {
+        // z = (2/7, 1/7) is not representable: its residual is round-off, not zero.
+        let lcp = Lcp::from_dense_rows(&[vec![3.0, 1.0], vec![1.0, 5.0]], vec![-1.0, -1.0])
+            .expect("valid");
+        let s = Enumerate::new(EnumParams { tol: 1e-300, ..EnumParams::default() });
+        let sol = s.solve(&lcp, &SolveOptions::default(), None).expect("setup");
+        assert_ne!(sol.status, Status::NoSolution, "{:?}", sol.note);
+        if sol.status != Status::Solved {
+            assert_eq!(sol.status, Status::NumericalFailure, "{:?}", sol.note);
+            assert!(sol.note.as_deref().is_some_and(|n| n.contains("round-off")), "{:?}", sol.note);
+        }
     }
 
     #[test]

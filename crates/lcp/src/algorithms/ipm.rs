@@ -183,6 +183,12 @@ impl LcpSolver for Ipm {
 
     fn run(&self, lcp: &Lcp, ctx: &mut SolveContext<'_>) -> Result<Outcome, SolveError> {
         let n = lcp.n();
+        crate::memory::check_dense_work(
+            lcp,
+            4,
+            ctx.memory_budget,
+            "ipm: dense Newton matrix and its LU factors",
+        )?;
         let mut z = match ctx.warm_start {
             Some(z0) => z0.to_vec(),
             None => vec![1.0; n],
@@ -217,7 +223,7 @@ impl LcpSolver for Ipm {
             if iterations > 0 {
                 ctx.record(lcp, iterations, residual, &z);
             }
-            if residual <= ctx.tol {
+            if ctx.converged(lcp, &z, &w_true, residual) {
                 return Ok(Outcome::new(z, Status::Solved, iterations));
             }
             if !residual.is_finite() {

@@ -28,6 +28,11 @@
 //! larger ratio tie and broke feasibility: `tests/issue_lemke_tiny_pivot_tie.rs`). Pivot entries
 //! below `pivot_tol` times the largest entry of the column are treated as zero.
 //!
+//! The tableau is dense: M column-major plus up to n stored columns of $B^{-1}$, 2 n^2 entries
+//! at worst. That is checked against the memory budget ([`crate::memory`]) before anything is
+//! allocated, so a large sparse M is refused with [`SolveError::Memory`] instead of an
+//! allocation abort (when q >= 0 the answer z = 0 needs no tableau and is returned first).
+//!
 //! # Ray termination
 //!
 //! On a secondary ray the direction $(z_h, w_h, z_{0,h})$ of the unbounded edge is read off the
@@ -42,11 +47,12 @@
 //! ignored: Lemke's path is defined from $z = 0$, and restarting it elsewhere needs a different
 //! covering vector and another termination theory.
 
+use crate::memory::{self, MemoryError};
 use crate::merit::evaluate;
 use crate::registry::{canonical_name, ParamDoc, Registry, SolverParams, SpecError};
 use crate::solver::{LcpSolver, Outcome, SolveContext, SolveError, FARKAS_TOL};
 use crate::status::{verify_farkas, Certificate, Status};
-use crate::Lcp;
+use crate::{Lcp, Matrix};
 
 /// Default merit tolerance.
 pub const DEFAULT_TOL: f64 = 1e-10;
@@ -232,7 +238,7 @@ impl LcpSolver for Lemke {
                 self.params.pivot_tol
             )));
         }
-        Ok(solve_lemke(lcp, d, self.params.pivot_tol, ctx))
+        solve_lemke(lcp, d, self.params.pivot_tol, ctx)
     }
 }
 
@@ -287,14 +293,29 @@ struct Tableau {
 }
 
 impl Tableau {
-    fn new(lcp: &Lcp, d: Vec<f64>) -> Self {
+    /// The starting basis (every w basic), after checking the worst-case dense working set
+    /// against `budget`: M column-major and up to n stored columns of B^-1, 2 n^2 entries.
+    fn new(lcp: &Lcp, d: Vec<f64>, budget: u64) -> Result<Self, MemoryError> {
         let n = lcp.n();
-        let dense = lcp.to_dense();
-        let mut m = Vec::with_capacity(n * n);
-        for j in 0..n {
-            m.extend(dense.col(j).iter().copied());
+        memory::check_dense(n, n, 2, budget, || {
+            format!("lemke: dense tableau (M and up to n columns of B^-1, n = {n})")
+        })?;
+        let mut m = vec![0.0; n * n];
+        match lcp.matrix() {
+            Matrix::Dense(dense) => {
+                for (j, col) in m.chunks_exact_mut(n).enumerate() {
+                    col.iter_mut().zip(dense.col(j).iter()).for_each(|(a, &b)| *a = b);
+                }
+            }
+            Matrix::Sparse(s) => {
+                for i in 0..n {
+                    for (&j, &v) in s.col_idx_of_row_raw(i).iter().zip(s.val_of_row(i)) {
+                        m[j * n + i] += v;
+                    }
+                }
+            }
         }
-        Self {
+        Ok(Self {
             n,
             m,
             d,
@@ -312,7 +333,7 @@ impl Tableau {
             cand: Vec::with_capacity(n),
             nz: Vec::with_capacity(n),
             lex: Vec::with_capacity(n),
-        }
+        })
     }
 
     fn mcol(&self, j: usize) -> &[f64] {
@@ -378,6 +399,11 @@ impl Tableau {
         if let Var::W(j) = leaving {
             let s = self.nslots;
             if self.slots.len() < (s + 1) * n {
+                // Amortised doubling, capped at the n columns the budget check counted.
+                if self.slots.capacity() < (s + 1) * n {
+                    let target = (2 * self.slots.capacity()).min(n * n).max((s + 1) * n);
+                    self.slots.reserve_exact(target - self.slots.len());
+                }
                 self.slots.resize((s + 1) * n, 0.0);
             }
             let col = &mut self.slots[s * n..(s + 1) * n];
@@ -628,14 +654,19 @@ fn update_accumulate(col: &mut [f64], f: f64, u: &[f64], acc: &mut [f64], g: f64
     }
 }
 
-fn solve_lemke(lcp: &Lcp, d: Vec<f64>, pivot_tol: f64, ctx: &mut SolveContext<'_>) -> Outcome {
+fn solve_lemke(
+    lcp: &Lcp,
+    d: Vec<f64>,
+    pivot_tol: f64,
+    ctx: &mut SolveContext<'_>,
+) -> Result<Outcome, SolveError> {
     let n = lcp.n();
     if lcp.q().iter().all(|&v| v >= 0.0) {
         let mut o = Outcome::new(vec![0.0; n], Status::Solved, 0);
         o.pivots = Some(0);
-        return o;
+        return Ok(o);
     }
-    let mut t = Tableau::new(lcp, d);
+    let mut t = Tableau::new(lcp, d, ctx.memory_budget)?;
     let mut c = vec![0.0; n];
     let mut c_next = vec![0.0; n];
     let mut entering = Var::Z0;
@@ -676,24 +707,29 @@ fn solve_lemke(lcp: &Lcp, d: Vec<f64>, pivot_tol: f64, ctx: &mut SolveContext<'_
                     o.status = Status::Infeasible;
                     o.certificate = Some(Certificate::Farkas { y });
                 }
-                return o;
+                return Ok(o);
             }
         }
     };
     let mut z = t.z();
     if status == Status::Solved {
-        let mut best = evaluate(lcp, &z).1.residual;
+        let (w, merit) = evaluate(lcp, &z);
+        let mut best = merit.residual;
+        let mut done = ctx.converged(lcp, &z, &w, best);
         ctx.matvecs += 1;
         for _ in 0..REFINE_STEPS {
-            if best <= ctx.tol {
+            if done {
                 break;
             }
             t.refine();
             let zr = t.z();
-            let res = evaluate(lcp, &zr).1.residual;
+            let (wr, merit) = evaluate(lcp, &zr);
             ctx.matvecs += 2;
-            if res < best {
-                best = res;
+            // Refine while the norm improves, or while it stays within tolerance and the rows
+            // do not yet hold each at its own scale.
+            if merit.residual < best || (merit.residual <= ctx.tol && !done) {
+                done = ctx.converged(lcp, &zr, &wr, merit.residual);
+                best = best.min(merit.residual);
                 z = zr;
             } else {
                 break;
@@ -702,7 +738,7 @@ fn solve_lemke(lcp: &Lcp, d: Vec<f64>, pivot_tol: f64, ctx: &mut SolveContext<'_
     }
     let mut o = Outcome::new(z, status, pivots);
     o.pivots = Some(pivots);
-    o
+    Ok(o)
 }
 
 #[cfg(test)]
@@ -730,7 +766,7 @@ mod tests {
         // with ratios (0, 0, 1), and rows 1 and 2 of B^-1, (1, 0, -1) and (0, 1, -1), decide
         // for row 2 (index 1).
         let lcp = dense(&[&[1.0, 0.0, 0.0], &[0.0, 1.0, 0.0], &[0.0, 0.0, 1.0]], &[-1.0; 3]);
-        let mut t = Tableau::new(&lcp, vec![1.0; 3]);
+        let mut t = Tableau::new(&lcp, vec![1.0; 3], u64::MAX).expect("fits");
         let (mut c, mut fused, mut direct) = (vec![0.0; 3], vec![0.0; 3], vec![0.0; 3]);
         t.column_of(Var::Z0, &mut c);
         let r = t.first_row();

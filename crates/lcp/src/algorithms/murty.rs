@@ -18,9 +18,16 @@
 //! non-finite solve with `numerical_failure`. A warm start is ignored (the method is defined
 //! from $z = 0$; any start basis would do in theory, but the worst-case count is then no longer
 //! the documented one).
+//!
+//! The dense working set (M, a principal submatrix and its LU: 3 n^2 entries at worst) is
+//! checked against the memory budget before anything is allocated ([`crate::memory`]), so a
+//! large sparse M is refused with [`SolveError::Memory`]. The LU runs with `Par::Seq`: the
+//! result is bit-identical whatever the size of the rayon pool.
 
-use faer::linalg::solvers::Solve;
 use faer::Mat;
+
+use crate::dense_lu::SeqPartialLu;
+use crate::memory;
 
 use crate::registry::{canonical_name, ParamDoc, Registry, SolverParams, SpecError};
 use crate::solver::{LcpSolver, Outcome, SolveContext, SolveError};
@@ -164,7 +171,12 @@ impl LcpSolver for Murty {
     }
 
     fn run(&self, lcp: &Lcp, ctx: &mut SolveContext<'_>) -> Result<Outcome, SolveError> {
-        Ok(solve_murty(lcp, self.params.order, ctx))
+        let n = lcp.n();
+        memory::check_dense(n, n, 3, ctx.memory_budget, || {
+            format!("murty: dense M and the LU of a principal submatrix (n = {n})")
+        })?;
+        let m = memory::to_dense(lcp, ctx.memory_budget, || format!("murty: dense M (n = {n})"))?;
+        Ok(solve_murty(lcp, &m, self.params.order, ctx))
     }
 }
 
@@ -178,8 +190,7 @@ fn basic_values(m: &Mat<f64>, q: &[f64], in_alpha: &[bool]) -> Option<(Vec<f64>,
     if k > 0 {
         let sub = Mat::from_fn(k, k, |a, b| m[(alpha[a], alpha[b])]);
         let mut rhs = Mat::from_fn(k, 1, |a, _| -q[alpha[a]]);
-        let lu = sub.partial_piv_lu();
-        lu.solve_in_place(rhs.as_mut());
+        SeqPartialLu::factor(sub).solve_in_place(rhs.as_mut());
         for (a, &i) in alpha.iter().enumerate() {
             z[i] = rhs[(a, 0)];
         }
@@ -195,16 +206,15 @@ fn basic_values(m: &Mat<f64>, q: &[f64], in_alpha: &[bool]) -> Option<(Vec<f64>,
     basic.iter().all(|v| v.is_finite()).then_some((basic, z))
 }
 
-fn solve_murty(lcp: &Lcp, order: IndexOrder, ctx: &mut SolveContext<'_>) -> Outcome {
+fn solve_murty(lcp: &Lcp, m: &Mat<f64>, order: IndexOrder, ctx: &mut SolveContext<'_>) -> Outcome {
     let n = lcp.n();
-    let m = lcp.to_dense();
     let q = lcp.q();
     let qscale = q.iter().fold(0.0f64, |a, v| a.max(v.abs()));
     let mut in_alpha = vec![false; n];
     let mut pivots = 0usize;
     let mut z = vec![0.0; n];
     let status = loop {
-        let Some((basic, zc)) = basic_values(&m, q, &in_alpha) else {
+        let Some((basic, zc)) = basic_values(m, q, &in_alpha) else {
             break Status::NumericalFailure;
         };
         if in_alpha.iter().any(|&b| b) {
@@ -292,6 +302,27 @@ mod tests {
             .expect("valid");
         let sol = solve(&lcp, MurtyParams::default());
         assert!(matches!(sol.status, Status::NumericalFailure | Status::MaxIterations));
+    }
+
+    /// Issue 14 §2: murty's z differed between rayon pools of 1 and 2 threads (608 of 3 000
+    /// entries, by 1.5e-16): faer's `partial_piv_lu` took the global parallelism, and its
+    /// blocked update sums in an order that depends on the thread count. One principal solve
+    /// of size 1000 (large enough for faer's parallel path) must be bit-identical.
+    #[test]
+    fn issue_14_murty_principal_solve_is_bit_identical_across_thread_counts() {
+        let n = 1000;
+        let lcp = generate::random_spd(n, 5);
+        let m = lcp.to_dense();
+        let in_alpha = vec![true; n];
+        let run = |threads: usize| -> Vec<u64> {
+            let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().expect("pool");
+            let (basic, _) =
+                pool.install(|| basic_values(&m, lcp.q(), &in_alpha)).expect("regular");
+            basic.iter().map(|v| v.to_bits()).collect()
+        };
+        let (one, two) = (run(1), run(2));
+        let differing = one.iter().zip(&two).filter(|(a, b)| a != b).count();
+        assert_eq!(differing, 0, "{differing} of {n} entries differ");
     }
 
     #[test]

@@ -407,6 +407,14 @@ impl LcpSolver for NewtonFb {
     }
 
     fn run(&self, lcp: &Lcp, ctx: &mut SolveContext<'_>) -> Result<Outcome, SolveError> {
+        if self.params.linear == LinearSolver::Direct {
+            crate::memory::check_dense_work(
+                lcp,
+                4,
+                ctx.memory_budget,
+                "newton-fb: dense Jacobian and its LU factors",
+            )?;
+        }
         let mut z = start_point(lcp, ctx);
         let mut w = vec![0.0; lcp.n()];
         ctx.mul_vec(lcp, &z, &mut w);
@@ -418,7 +426,7 @@ impl LcpSolver for NewtonFb {
         let mut iterations = 0;
         loop {
             let residual = min_map_norm(&z, &w) / scale;
-            if residual <= ctx.tol {
+            if ctx.converged(lcp, &z, &w, residual) {
                 return Ok(Outcome::new(z, Status::Solved, iterations));
             }
             if !residual.is_finite() {
@@ -435,7 +443,11 @@ impl LcpSolver for NewtonFb {
             ctx.record(lcp, iterations, (2.0 * psi(&z, &w)).sqrt(), &z);
             if step == FbStep::Stationary {
                 let residual = min_map_norm(&z, &w) / scale;
-                let status = if residual <= ctx.tol { Status::Solved } else { Status::Stalled };
+                let status = if ctx.converged(lcp, &z, &w, residual) {
+                    Status::Solved
+                } else {
+                    Status::Stalled
+                };
                 return Ok(Outcome::new(z, status, iterations));
             }
         }

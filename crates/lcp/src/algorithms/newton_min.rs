@@ -387,6 +387,14 @@ impl LcpSolver for NewtonMin {
     }
 
     fn run(&self, lcp: &Lcp, ctx: &mut SolveContext<'_>) -> Result<Outcome, SolveError> {
+        if self.params.linear == LinearSolver::Direct {
+            crate::memory::check_dense_work(
+                lcp,
+                4,
+                ctx.memory_budget,
+                "newton-min: dense Jacobian and its LU factors",
+            )?;
+        }
         let mut z = start_point(lcp, ctx);
         let mut work = MinWork::new(lcp, self.params.linear);
         let presweeps =
@@ -409,7 +417,7 @@ impl LcpSolver for NewtonMin {
         let mut iterations = 0;
         loop {
             let residual = min_map_norm(&z, &w) / scale;
-            if residual <= ctx.tol {
+            if ctx.converged(lcp, &z, &w, residual) {
                 return Ok(Outcome::new(z, Status::Solved, iterations));
             }
             if !residual.is_finite() {
@@ -445,7 +453,11 @@ impl LcpSolver for NewtonMin {
             ctx.record(lcp, iterations, min_map_norm(&z, &w), &z);
             if step == FbStep::Stationary {
                 let residual = min_map_norm(&z, &w) / scale;
-                let status = if residual <= ctx.tol { Status::Solved } else { Status::Stalled };
+                let status = if ctx.converged(lcp, &z, &w, residual) {
+                    Status::Solved
+                } else {
+                    Status::Stalled
+                };
                 return Ok(Outcome::new(z, status, iterations));
             }
         }

@@ -262,8 +262,9 @@ pub(crate) fn iterate(
         if it % settings.check_every == 0 || at_roundoff || it == max_iter {
             ctx.matvecs += 1;
             let zo = original(&z);
-            let residual = evaluate(lcp, &zo).1.residual;
-            if residual <= ctx.tol {
+            let (w, merit) = evaluate(lcp, &zo);
+            let residual = merit.residual;
+            if ctx.converged(lcp, &zo, &w, residual) {
                 return Outcome::new(zo, Status::Solved, it);
             }
             if at_roundoff {
@@ -453,6 +454,7 @@ macro_rules! sweep_method {
             }
             fn run(&self, lcp: &Lcp, ctx: &mut SolveContext<'_>) -> Result<Outcome, SolveError> {
                 let p = &self.params;
+                crate::memory::check_dense_work(lcp, 1, ctx.memory_budget, "pgs: row-major copy of M")?;
                 Ok(run_sweeps(lcp, ctx, p.omega, p.check_every, $dir))
             }
         }

@@ -35,9 +35,23 @@ pub struct PgsColoredParams {
     pub omega: f64,
     /// Sweeps between exact merit checks (default 10).
     pub check_every: usize,
-    /// Worker threads: 0 runs in the caller's rayon pool (default 0); k >= 1 builds a pool of k
-    /// threads for the solve.
+    /// Worker threads: 0 runs in the caller's rayon pool (default 0); 1 <= k <= [`MAX_THREADS`]
+    /// builds a pool of k threads for the solve.
     pub threads: usize,
+}
+
+/// Largest `threads` accepted: 1024. Each pool thread reserves a stack (2 MiB by default),
+/// so `threads=100000` asked for ~200 GB of address space to solve a 2x2 problem; a fixed cap
+/// (not one derived from the machine) keeps the same spec valid everywhere, and is far above
+/// any useful count (the colouring's parallel chunks hold 1024 rows).
+pub const MAX_THREADS: usize = 1024;
+
+fn check_threads(threads: usize) -> Result<(), String> {
+    if threads > MAX_THREADS {
+        Err(format!("expected an integer in 0..={MAX_THREADS} (0: the caller's rayon pool)"))
+    } else {
+        Ok(())
+    }
 }
 
 impl Default for PgsColoredParams {
@@ -62,7 +76,7 @@ impl SolverParams for PgsColoredParams {
         ParamDoc {
             key: "threads",
             default: "0",
-            doc: "worker threads (0: the caller's rayon pool)",
+            doc: "worker threads, 0..=1024 (0: the caller's rayon pool)",
         },
     ];
 
@@ -81,6 +95,11 @@ impl SolverParams for PgsColoredParams {
             _ => return Err(Self::bad(key, value, "unknown key")),
         }
         Ok(())
+    }
+
+    fn validate(&self) -> Result<(), SpecError> {
+        check_threads(self.threads)
+            .map_err(|reason| Self::bad("threads", &self.threads.to_string(), &reason))
     }
 }
 
@@ -299,9 +318,18 @@ impl LcpSolver for PgsColored {
         self.params.max_iter
     }
     fn run(&self, lcp: &Lcp, ctx: &mut SolveContext<'_>) -> Result<Outcome, SolveError> {
+        crate::memory::check_dense_work(
+            lcp,
+            1,
+            ctx.memory_budget,
+            "pgs-colored: row-major copy of M",
+        )?;
         if self.params.threads == 0 {
             return Ok(self.run_in_pool(lcp, ctx));
         }
+        check_threads(self.params.threads).map_err(|reason| {
+            SolveError::InvalidOption(format!("threads = {}: {reason}", self.params.threads))
+        })?;
         let pool = rayon::ThreadPoolBuilder::new()
             .num_threads(self.params.threads)
             .build()
@@ -328,6 +356,27 @@ mod tests {
     use super::*;
     use crate::generate;
     use crate::solver::SolveOptions;
+
+    /// Issue 14 §2: `threads=100000` on a 2x2 problem tried to start 100 000 threads.
+    #[test]
+    fn issue_14_thread_count_is_capped_with_the_range_named() {
+        for spec in ["pgs-colored:threads=100000", "pgs-colored:threads=1025"] {
+            match Registry::builtin().build(spec) {
+                Err(SpecError::BadValue { key, reason, .. }) => {
+                    assert_eq!(key, "threads");
+                    assert!(reason.contains("0..=1024"), "{reason}");
+                }
+                Err(other) => panic!("{spec}: expected BadValue, got {other:?}"),
+                Ok(s) => panic!("{spec}: accepted as {}", s.name()),
+            }
+        }
+        assert!(Registry::builtin().build("pgs-colored:threads=1024").is_ok());
+        let lcp = Lcp::from_dense_rows(&[vec![2.0, 1.0], vec![1.0, 2.0]], vec![-3.0, -3.0])
+            .expect("valid");
+        let s = PgsColored::new(PgsColoredParams { threads: 100_000, ..Default::default() });
+        let err = s.solve(&lcp, &SolveOptions::default(), None).expect_err("refused");
+        assert!(err.to_string().contains("0..=1024"), "{err}");
+    }
 
     fn solve_in_pool(lcp: &Lcp, threads: usize, opts: &SolveOptions) -> crate::Solution {
         let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().expect("pool");

@@ -9,7 +9,8 @@
 //! below) → clarabel's x satisfies Mx = 0, x >= 0, q'x < 0, which for symmetric M is a Farkas
 //! vector for the LCP; it is checked with [`verify_farkas`] and reported `infeasible` only if
 //! accepted, else `stalled`; `PrimalInfeasible` cannot be right (z = 0 is feasible) →
-//! `numerical_failure`; `MaxIterations` → `max_iterations`; `MaxTime` → `time_limit`;
+//! `numerical_failure`; `MaxIterations` → `max_iterations`; `MaxTime` → `time_limit` (the
+//! time left of the solve's `time_limit` is passed as clarabel's `time_limit`);
 //! `InsufficientProgress` → `stalled`; `NumericalError` and the rest → `numerical_failure`.
 //! Non-symmetric M is `SolveError::Unsupported`; positive semidefiniteness is not checked here
 //! (clarabel then fails or returns a point the driver rejects). Tolerances: `tol_gap_abs`,
@@ -228,6 +229,14 @@ impl LcpSolver for Qp {
 
     fn run(&self, lcp: &Lcp, ctx: &mut SolveContext<'_>) -> Result<Outcome, SolveError> {
         let n = lcp.n();
+        // The upper triangle in compressed columns (16 bytes an entry) and clarabel's KKT
+        // matrix and factor: about three dense copies for a dense M.
+        crate::memory::check_dense_work(
+            lcp,
+            3,
+            ctx.memory_budget,
+            "qp: clarabel's matrices built from a dense M",
+        )?;
         if let Some((i, j, a, b)) = asymmetry(lcp, self.params.symmetry_tol) {
             return Err(SolveError::Unsupported {
                 solver: self.name(),
@@ -243,9 +252,18 @@ impl LcpSolver for Qp {
         let cones = [SupportedConeT::NonnegativeConeT(n)];
         let tol = (0.01 * ctx.tol).min(1e-10);
         let max_iter = u32::try_from(ctx.max_iter).unwrap_or(u32::MAX);
+        // The time left of the caller's limit (clarabel's default is no limit).
+        let time_limit = match ctx.time_left() {
+            Some(left) if left.is_zero() => {
+                return Ok(Outcome::new(vec![0.0; n], Status::TimeLimit, 0));
+            }
+            Some(left) => left.as_secs_f64(),
+            None => f64::INFINITY,
+        };
         let settings = DefaultSettingsBuilder::default()
             .verbose(false)
             .max_iter(max_iter)
+            .time_limit(time_limit)
             .tol_gap_abs(tol)
             .tol_gap_rel(tol)
             .tol_feas(tol)
@@ -282,7 +300,9 @@ impl LcpSolver for Qp {
             | SolverStatus::CallbackTerminated => Status::NumericalFailure,
         };
         let z = if z.iter().all(|v| v.is_finite()) { z } else { vec![0.0; n] };
-        let z = if self.params.polish { polish(lcp, z, ctx) } else { z };
+        // Polishing after a time limit would overrun it.
+        let z =
+            if self.params.polish && status != Status::TimeLimit { polish(lcp, z, ctx) } else { z };
         Ok(Outcome::new(z, status, iterations))
     }
 }

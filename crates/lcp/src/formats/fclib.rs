@@ -89,6 +89,9 @@ pub enum FclibError {
     /// The normal part does not form a valid LCP.
     #[error("{0}")]
     Problem(#[from] ProblemError),
+    /// Content this reader does not take (e.g. the equality constraints G of a global problem).
+    #[error("{0}")]
+    Unsupported(String),
 }
 
 /// How W is stored (CSparse convention, the `nz` field).
@@ -186,19 +189,30 @@ fn finite(what: &str, values: &[f64]) -> Result<(), FclibError> {
 
 /// Checks that `p` is a pointer array of `outer + 1` non-decreasing entries from 0 to `len`.
 fn pointers(p: &[i64], outer: usize, len: usize, what: &str) -> Result<Vec<usize>, FclibError> {
+    pointers_of("W/p", p, outer, len, what)
+}
+
+/// [`pointers`] for the array named `array` (e.g. `M/p`).
+fn pointers_of(
+    array: &str,
+    p: &[i64],
+    outer: usize,
+    len: usize,
+    what: &str,
+) -> Result<Vec<usize>, FclibError> {
     if p.len() != outer + 1 {
         return Err(FclibError::BadSize {
-            what: "W/p".into(),
+            what: array.into(),
             message: format!("{} pointers for {outer} {what}s, expected {}", p.len(), outer + 1),
         });
     }
     let mut out = Vec::with_capacity(p.len());
     let mut last = 0usize;
     for (k, &v) in p.iter().enumerate() {
-        let v = index("W/p", k, v, len + 1)?;
+        let v = index(array, k, v, len + 1)?;
         if v < last || (k == 0 && v != 0) {
             return Err(FclibError::BadSize {
-                what: "W/p".into(),
+                what: array.into(),
                 message: format!("pointer {k} = {v} breaks 0 = p[0] <= p[1] <= ... <= nnz"),
             });
         }
@@ -310,9 +324,245 @@ impl LocalProblem {
     }
 }
 
+/// A CSparse matrix as FCLIB stores it (`m`, `n`, `nz`, `p`, `i`, `x`), before any check.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct RawCs {
+    /// Rows.
+    pub m: i64,
+    /// Columns.
+    pub n: i64,
+    /// Storage (CSparse `nz`).
+    pub nz: i64,
+    /// Pointers or column indices.
+    pub p: Vec<i64>,
+    /// Row (or column) indices.
+    pub i: Vec<i64>,
+    /// Values.
+    pub x: Vec<f64>,
+}
+
+/// A checked matrix in coordinates.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct CooMatrix {
+    /// Rows.
+    pub nrows: usize,
+    /// Columns.
+    pub ncols: usize,
+    /// Row of each entry.
+    pub rows: Vec<usize>,
+    /// Column of each entry.
+    pub cols: Vec<usize>,
+    /// Values (duplicates add up).
+    pub vals: Vec<f64>,
+}
+
+impl CooMatrix {
+    /// Checks a CSparse matrix named `name` (e.g. `M`, `H`) of any shape: sizes, pointers,
+    /// indices, finite values.
+    pub fn from_cs(name: &str, raw: &RawCs) -> Result<Self, FclibError> {
+        let (nrows, ncols) =
+            (size(&format!("{name}/m"), raw.m)?, size(&format!("{name}/n"), raw.n)?);
+        finite(&format!("{name}/x"), &raw.x)?;
+        let (pw, iw) = (format!("{name}/p"), format!("{name}/i"));
+        let (mut rows, mut cols) = (Vec::new(), Vec::new());
+        let nnz = match Storage::from_nz(raw.nz)? {
+            Storage::Triplet(k) => {
+                if raw.p.len() < k || raw.i.len() < k || raw.x.len() < k {
+                    return Err(FclibError::BadSize {
+                        what: name.into(),
+                        message: format!("nz = {k} triplets but p, i, x are shorter"),
+                    });
+                }
+                for e in 0..k {
+                    cols.push(index(&pw, e, raw.p[e], ncols)?);
+                    rows.push(index(&iw, e, raw.i[e], nrows)?);
+                }
+                k
+            }
+            st => {
+                let by_column = st == Storage::CompressedColumn;
+                let (outer_n, inner_n) = if by_column { (ncols, nrows) } else { (nrows, ncols) };
+                let nnz = raw.i.len().min(raw.x.len());
+                let ptr = pointers_of(&pw, &raw.p, outer_n, nnz, "column or row")?;
+                for outer in 0..outer_n {
+                    for e in ptr[outer]..ptr[outer + 1] {
+                        let inner = index(&iw, e, raw.i[e], inner_n)?;
+                        if by_column {
+                            rows.push(inner);
+                            cols.push(outer);
+                        } else {
+                            rows.push(outer);
+                            cols.push(inner);
+                        }
+                    }
+                }
+                ptr[outer_n]
+            }
+        };
+        let mut vals = raw.x.clone();
+        vals.truncate(nnz);
+        Ok(Self { nrows, ncols, rows, cols, vals })
+    }
+}
+
+/// A checked FCLIB global problem: M v = H r + f, u = H' v + w, r_i in K_{mu_i}
+/// (`/fclib_global`; the equality constraints G, b are not supported).
+#[derive(Debug, Clone, PartialEq)]
+pub struct GlobalProblem {
+    /// Space dimension d (2 or 3).
+    pub spacedim: usize,
+    /// The mass matrix M (n_v x n_v).
+    pub m: CooMatrix,
+    /// H (n_v x d n_c).
+    pub h: CooMatrix,
+    /// f (n_v entries).
+    pub f: Vec<f64>,
+    /// w (d n_c entries).
+    pub w: Vec<f64>,
+    /// Friction coefficient per contact.
+    pub mu: Vec<f64>,
+}
+
+/// Reads an FCLIB global problem (cargo feature `fclib`).
+#[cfg(feature = "fclib")]
+pub fn read_global(path: &Path) -> Result<GlobalProblem, FclibError> {
+    guarded(|| read_global_unguarded(path))
+}
+
+#[cfg(feature = "fclib")]
+fn read_global_unguarded(path: &Path) -> Result<GlobalProblem, FclibError> {
+    use rust_hdf5::H5File;
+
+    let file = H5File::open(path).map_err(|e| FclibError::Hdf5(e.to_string()))?;
+    let dataset = |name: &str| {
+        file.dataset(name).map_err(|e| match e {
+            rust_hdf5::Hdf5Error::NotFound(_) => FclibError::Missing { path: format!("/{name}") },
+            other => FclibError::Hdf5(format!("/{name}: {other}")),
+        })
+    };
+    let ints = |name: &str| -> Result<Vec<i64>, FclibError> {
+        dataset(name)?.read_numeric_as::<i64>().map_err(|e| FclibError::WrongType {
+            path: format!("/{name}"),
+            expected: "integers",
+            message: e.to_string(),
+        })
+    };
+    let floats = |name: &str| -> Result<Vec<f64>, FclibError> {
+        dataset(name)?.read_numeric_as::<f64>().map_err(|e| FclibError::WrongType {
+            path: format!("/{name}"),
+            expected: "floating-point numbers",
+            message: e.to_string(),
+        })
+    };
+    let scalar = |name: &str| -> Result<i64, FclibError> {
+        let v = ints(name)?;
+        match v.as_slice() {
+            [x] => Ok(*x),
+            _ => Err(FclibError::BadSize {
+                what: format!("/{name}"),
+                message: format!("{} values, expected one", v.len()),
+            }),
+        }
+    };
+    let cs = |g: &str| -> Result<RawCs, FclibError> {
+        Ok(RawCs {
+            m: scalar(&format!("fclib_global/{g}/m"))?,
+            n: scalar(&format!("fclib_global/{g}/n"))?,
+            nz: scalar(&format!("fclib_global/{g}/nz"))?,
+            p: ints(&format!("fclib_global/{g}/p"))?,
+            i: ints(&format!("fclib_global/{g}/i"))?,
+            x: floats(&format!("fclib_global/{g}/x"))?,
+        })
+    };
+    if file.dataset("fclib_global/G/m").is_ok() {
+        return Err(FclibError::Unsupported(
+            "global problems with equality constraints (G, b) are not supported".into(),
+        ));
+    }
+    let d = size("spacedim", scalar("fclib_global/spacedim")?)?;
+    if d != 2 && d != 3 {
+        return Err(FclibError::BadSize {
+            what: "spacedim".into(),
+            message: format!("{d}: expected 2 or 3"),
+        });
+    }
+    let m = CooMatrix::from_cs("M", &cs("M")?)?;
+    let h = CooMatrix::from_cs("H", &cs("H")?)?;
+    let f = floats("fclib_global/vectors/f")?;
+    let w = floats("fclib_global/vectors/w")?;
+    let mu = floats("fclib_global/vectors/mu")?;
+    finite("vectors/f", &f)?;
+    finite("vectors/w", &w)?;
+    finite("vectors/mu", &mu)?;
+    let bad = |what: &str, message: String| FclibError::BadSize { what: what.into(), message };
+    if m.nrows != m.ncols {
+        return Err(bad("M", format!("{}x{}: a mass matrix is square", m.nrows, m.ncols)));
+    }
+    if h.nrows != m.nrows || f.len() != m.nrows {
+        return Err(bad(
+            "H, f",
+            format!("H has {} rows, f {} entries, M is {}", h.nrows, f.len(), m.nrows),
+        ));
+    }
+    if w.len() != h.ncols || mu.len().checked_mul(d) != Some(h.ncols) {
+        return Err(bad(
+            "w, mu",
+            format!(
+                "H has {} columns, w {} entries, mu {} contacts of dimension {d}",
+                h.ncols,
+                w.len(),
+                mu.len()
+            ),
+        ));
+    }
+    Ok(GlobalProblem { spacedim: d, m, h, f, w, mu })
+}
+
+/// Without the `fclib` feature: always [`FclibError::FeatureDisabled`].
+#[cfg(not(feature = "fclib"))]
+pub fn read_global(path: &Path) -> Result<GlobalProblem, FclibError> {
+    let _ = path;
+    Err(FclibError::FeatureDisabled)
+}
+
+thread_local! {
+    static DECODING: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// True while this thread runs the HDF5 decoder under the reader's panic guard: a hook that would
+/// end the process (the CLI's, libFuzzer's) lets such a panic unwind instead, so that it
+/// becomes [`FclibError::Hdf5`].
+pub fn decoder_panic_is_guarded() -> bool {
+    DECODING.with(|d| d.get())
+}
+
+/// Runs the third-party HDF5 decoder and turns a panic inside it into a typed error. The
+/// `fclib_hdf5` fuzz target found one: rust-hdf5 0.7.9 overflows an integer multiplication
+/// (`format/messages/datatype.rs:717`) on a crafted datatype message; its errors are not
+/// ours to fix, but a bad file must never take the process down.
+#[cfg(feature = "fclib")]
+fn guarded<T>(read: impl FnOnce() -> Result<T, FclibError>) -> Result<T, FclibError> {
+    let before = DECODING.with(|d| d.replace(true));
+    let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(read));
+    DECODING.with(|d| d.set(before));
+    result.unwrap_or_else(|payload| {
+        let why = payload
+            .downcast_ref::<&str>()
+            .map(|s| s.to_string())
+            .or_else(|| payload.downcast_ref::<String>().cloned())
+            .unwrap_or_else(|| "unknown cause".into());
+        Err(FclibError::Hdf5(format!("the HDF5 decoder failed on this file ({why})")))
+    })
+}
+
 /// Reads an FCLIB local problem from an HDF5 file (cargo feature `fclib`).
 #[cfg(feature = "fclib")]
 pub fn read_local(path: &Path) -> Result<LocalProblem, FclibError> {
+    guarded(|| read_local_unguarded(path))
+}
+
+#[cfg(feature = "fclib")]
+fn read_local_unguarded(path: &Path) -> Result<LocalProblem, FclibError> {
     use rust_hdf5::H5File;
 
     let file = H5File::open(path).map_err(|e| FclibError::Hdf5(e.to_string()))?;
@@ -358,6 +608,60 @@ pub fn read_local(path: &Path) -> Result<LocalProblem, FclibError> {
         mu: floats("fclib_local/vectors/mu")?,
     };
     LocalProblem::from_parts(raw)
+}
+
+/// The `/solution` group of an FCLIB local problem.
+#[derive(Debug, Clone, PartialEq)]
+pub struct LocalSolution {
+    /// Reactions.
+    pub r: Vec<f64>,
+    /// Relative velocities.
+    pub u: Vec<f64>,
+}
+
+/// The reactions r and velocities u of the `/solution` group (or `/fclib_local/solution`), when the file has
+/// one (cargo feature `fclib`); `Ok(None)` when it has none.
+#[cfg(feature = "fclib")]
+pub fn read_local_solution(path: &Path) -> Result<Option<LocalSolution>, FclibError> {
+    guarded(|| read_local_solution_unguarded(path))
+}
+
+#[cfg(feature = "fclib")]
+fn read_local_solution_unguarded(path: &Path) -> Result<Option<LocalSolution>, FclibError> {
+    use rust_hdf5::H5File;
+
+    let file = H5File::open(path).map_err(|e| FclibError::Hdf5(e.to_string()))?;
+    let floats = |name: &str| -> Result<Option<Vec<f64>>, FclibError> {
+        match file.dataset(name) {
+            Err(rust_hdf5::Hdf5Error::NotFound(_)) => Ok(None),
+            Err(e) => Err(FclibError::Hdf5(format!("/{name}: {e}"))),
+            Ok(d) => d.read_numeric_as::<f64>().map(Some).map_err(|e| FclibError::WrongType {
+                path: format!("/{name}"),
+                expected: "floating-point numbers",
+                message: e.to_string(),
+            }),
+        }
+    };
+    // FCLIB writes the group at the root (`/solution`); some writers nest it.
+    let mut pair = (floats("solution/r")?, floats("solution/u")?);
+    if pair.0.is_none() {
+        pair = (floats("fclib_local/solution/r")?, floats("fclib_local/solution/u")?);
+    }
+    match pair {
+        (Some(r), Some(u)) => {
+            finite("solution/r", &r)?;
+            finite("solution/u", &u)?;
+            Ok(Some(LocalSolution { r, u }))
+        }
+        _ => Ok(None),
+    }
+}
+
+/// Without the `fclib` feature: always [`FclibError::FeatureDisabled`].
+#[cfg(not(feature = "fclib"))]
+pub fn read_local_solution(path: &Path) -> Result<Option<LocalSolution>, FclibError> {
+    let _ = path;
+    Err(FclibError::FeatureDisabled)
 }
 
 /// Without the `fclib` feature: always [`FclibError::FeatureDisabled`].
@@ -453,6 +757,32 @@ mod tests {
             bad(RawLocal { m: -1, n: -1, ..raw_csc() }),
             Some(FclibError::BadSize { .. })
         ));
+    }
+
+    /// A 3 x 2 H as CSC, as triplets, and with a row index out of range.
+    #[test]
+    fn rectangular_cs_matrices_of_global_problems() {
+        let raw = RawCs {
+            m: 3,
+            n: 2,
+            nz: -1,
+            p: vec![0, 2, 3],
+            i: vec![0, 2, 1],
+            x: vec![1.0, 2.0, 3.0],
+        };
+        let h = CooMatrix::from_cs("H", &raw).expect("valid");
+        assert_eq!((h.nrows, h.ncols), (3, 2));
+        assert_eq!((h.rows.clone(), h.cols.clone()), (vec![0, 2, 1], vec![0, 0, 1]));
+        let trip = RawCs { nz: 3, p: vec![0, 0, 1], ..raw.clone() };
+        assert_eq!(CooMatrix::from_cs("H", &trip).expect("valid").cols, vec![0, 0, 1]);
+        let bad = RawCs { i: vec![0, 3, 1], ..raw.clone() };
+        let e = CooMatrix::from_cs("H", &bad).err();
+        assert!(
+            matches!(e, Some(FclibError::IndexOutOfRange { ref what, position: 1, .. }) if what == "H/i")
+        );
+        let short = RawCs { p: vec![0, 2], ..raw };
+        let e = CooMatrix::from_cs("H", &short).err();
+        assert!(matches!(e, Some(FclibError::BadSize { ref what, .. }) if what == "H/p"));
     }
 
     #[cfg(feature = "fclib")]

@@ -41,7 +41,7 @@ struct CooFile {
 }
 
 /// Maps a serde_json error to a [`FormatError`] with its line.
-pub(crate) fn json_error(text: &str, e: &serde_json::Error) -> FormatError {
+pub fn json_error(text: &str, e: &serde_json::Error) -> FormatError {
     if text.trim().is_empty() {
         return FormatError::new(FormatErrorKind::Empty);
     }
@@ -62,7 +62,7 @@ pub fn from_str(text: &str) -> Result<Lcp, FormatError> {
     let file: LcpFile = serde_json::from_str(text).map_err(|e| json_error(text, &e))?;
     if file.format != TAG {
         return Err(FormatError::new(FormatErrorKind::WrongTag {
-            found: file.format,
+            found: super::one_line(&file.format),
             expected: TAG.into(),
         }));
     }

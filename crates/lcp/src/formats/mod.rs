@@ -6,6 +6,12 @@
 //! holds is an error, not an allocation. Errors say file, line and token where they apply
 //! ([`FormatError`]); no input makes a reader panic (a property test feeds random bytes to each).
 //! The layouts are described in `docs/formats.md`.
+//!
+//! Input is read through a size cap, [`DEFAULT_MAX_INPUT_BYTES`] = 1 GiB per file unless the
+//! caller passes another ([`read_problem_limited`]; `signorini solve --max-input-size`): a
+//! larger file, or an endless stream such as `/dev/urandom`, is [`FormatErrorKind::TooLarge`]
+//! after at most limit + 1 bytes, and text that is not UTF-8 is refused at the first bad byte,
+//! not after the whole file is in memory.
 
 pub mod atomic;
 pub mod fclib;
@@ -106,6 +112,16 @@ pub enum FormatErrorKind {
     /// The bytes are not UTF-8 text.
     #[error("not UTF-8 text")]
     NotUtf8,
+    /// The input is larger than the input-size limit.
+    #[error(
+        "the input is larger than the input-size limit of {limit} bytes ({}); raise the limit \
+         to read it",
+        crate::memory::fmt_bytes(u128::from(*limit))
+    )]
+    TooLarge {
+        /// The limit in bytes.
+        limit: u64,
+    },
     /// No format given and none can be told from the path.
     #[error("cannot tell the format from the file name; name it (json, dat, mtx or hdf5)")]
     UnknownFormat,
@@ -271,14 +287,46 @@ pub fn one_line(message: &str) -> String {
     out
 }
 
-/// Reads a file as UTF-8 text.
-pub(crate) fn read_text(path: &Path) -> Result<String, FormatError> {
-    let bytes = std::fs::read(path).map_err(|e| FormatError::io(path, &e))?;
+/// Default cap on the bytes read from one input file: 1 GiB.
+pub const DEFAULT_MAX_INPUT_BYTES: u64 = 1 << 30;
+
+/// Reads a file as UTF-8 text, at most [`DEFAULT_MAX_INPUT_BYTES`].
+pub fn read_text(path: &Path) -> Result<String, FormatError> {
+    read_text_limited(path, DEFAULT_MAX_INPUT_BYTES)
+}
+
+/// Reads a file as UTF-8 text through `take(limit + 1)`, checking UTF-8 chunk by chunk so
+/// that binary input is refused at its first bad byte.
+pub fn read_text_limited(path: &Path, limit: u64) -> Result<String, FormatError> {
+    use std::io::Read;
+    let file = std::fs::File::open(path).map_err(|e| FormatError::io(path, &e))?;
+    let mut reader = file.take(limit.saturating_add(1));
+    let mut bytes = Vec::new();
+    let mut chunk = vec![0u8; 1 << 16];
+    let mut valid = 0usize;
+    loop {
+        let got = match reader.read(&mut chunk) {
+            Ok(0) => break,
+            Ok(k) => k,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(FormatError::io(path, &e)),
+        };
+        bytes.extend_from_slice(&chunk[..got]);
+        if bytes.len() as u64 > limit {
+            return Err(FormatError::new(FormatErrorKind::TooLarge { limit }).in_file(path));
+        }
+        match std::str::from_utf8(&bytes[valid..]) {
+            Ok(_) => valid = bytes.len(),
+            // An incomplete sequence at the end of the chunk may complete in the next one.
+            Err(e) if e.error_len().is_none() => valid += e.valid_up_to(),
+            Err(_) => return Err(FormatError::new(FormatErrorKind::NotUtf8).in_file(path)),
+        }
+    }
     String::from_utf8(bytes).map_err(|_| FormatError::new(FormatErrorKind::NotUtf8).in_file(path))
 }
 
 /// Writes text to a file (through a temporary file and a rename: [`write_atomic`]).
-pub(crate) fn write_text(path: &Path, text: &str) -> Result<(), FormatError> {
+pub fn write_text(path: &Path, text: &str) -> Result<(), FormatError> {
     write_atomic(path, text.as_bytes())
         .map_err(|e| FormatError::new(FormatErrorKind::Io(e.reason())).in_file(path))
 }
@@ -291,13 +339,33 @@ pub fn resolve_format(path: &Path, format: Option<Format>) -> Result<Format, For
 }
 
 /// Reads an LCP from `path`; `format` overrides the choice by extension. The problem's name
-/// defaults to the file stem when the file does not give one.
+/// defaults to the file stem when the file does not give one. Each file is read up to
+/// [`DEFAULT_MAX_INPUT_BYTES`].
 pub fn read_problem(path: &Path, format: Option<Format>) -> Result<Lcp, FormatError> {
+    read_problem_limited(path, format, DEFAULT_MAX_INPUT_BYTES)
+}
+
+/// [`read_problem`] with a cap of `max_bytes` per file (an FCLIB file is checked by its
+/// size before it is opened).
+pub fn read_problem_limited(
+    path: &Path,
+    format: Option<Format>,
+    max_bytes: u64,
+) -> Result<Lcp, FormatError> {
+    let text = |p: &Path| read_text_limited(p, max_bytes);
     let lcp = match resolve_format(path, format)? {
-        Format::Json => json::from_str(&read_text(path)?).map_err(|e| e.in_file(path))?,
-        Format::SiconosDat => siconos::from_str(&read_text(path)?).map_err(|e| e.in_file(path))?,
-        Format::MatrixMarket => mtx::read(path)?,
-        Format::Fclib => fclib::read(path).map_err(|e| FormatError::new(e.into()).in_file(path))?,
+        Format::Json => json::from_str(&text(path)?).map_err(|e| e.in_file(path))?,
+        Format::SiconosDat => siconos::from_str(&text(path)?).map_err(|e| e.in_file(path))?,
+        Format::MatrixMarket => mtx::read_limited(path, max_bytes)?,
+        Format::Fclib => {
+            let size = std::fs::metadata(path).map_err(|e| FormatError::io(path, &e))?.len();
+            if size > max_bytes {
+                return Err(
+                    FormatError::new(FormatErrorKind::TooLarge { limit: max_bytes }).in_file(path)
+                );
+            }
+            fclib::read(path).map_err(|e| FormatError::new(e.into()).in_file(path))?
+        }
     };
     Ok(match (&lcp.name, path.file_stem().and_then(|s| s.to_str())) {
         (None, Some(stem)) => lcp.with_name(stem),
@@ -337,8 +405,10 @@ pub fn write_problem(path: &Path, lcp: &Lcp, format: Option<Format>) -> Result<(
 
 /// A lazy whitespace tokenizer that knows the 1-based line of each token and, from one
 /// counting pass, how many tokens are left (so announced sizes are checked before any
-/// allocation, without storing the tokens).
-pub(crate) struct Tokens<'a> {
+/// allocation, without storing the tokens). Public so that readers of related text layouts
+/// (the Siconos frictional-contact `.dat` in signorini-friction) share it.
+#[derive(Debug)]
+pub struct Tokens<'a> {
     lines: std::iter::Enumerate<std::str::Lines<'a>>,
     words: Option<(usize, std::str::SplitWhitespace<'a>)>,
     upcoming: Option<(usize, &'a str)>,
@@ -348,7 +418,8 @@ pub(crate) struct Tokens<'a> {
 }
 
 impl<'a> Tokens<'a> {
-    pub(crate) fn new(text: &'a str) -> Self {
+    /// Tokenizes `text` (one counting pass; nothing is stored).
+    pub fn new(text: &'a str) -> Self {
         let total = text.split_whitespace().count();
         let last_line = text.lines().count().max(1);
         let mut t = Self {
@@ -378,16 +449,17 @@ impl<'a> Tokens<'a> {
     }
 
     /// Tokens not yet consumed.
-    pub(crate) fn remaining(&self) -> usize {
+    pub fn remaining(&self) -> usize {
         self.remaining
     }
 
-    pub(crate) fn is_empty(&self) -> bool {
+    /// True when the text holds no token at all.
+    pub fn is_empty(&self) -> bool {
         self.total == 0
     }
 
     /// Line of the next token (or the last line at the end).
-    pub(crate) fn line(&self) -> usize {
+    pub fn line(&self) -> usize {
         self.upcoming.map_or(self.last_line, |t| t.0)
     }
 
@@ -398,7 +470,8 @@ impl<'a> Tokens<'a> {
         Some(t)
     }
 
-    pub(crate) fn next_token(&mut self, expected: &str) -> Result<(usize, &'a str), FormatError> {
+    /// The next token with its line; `expected` names it in the error at the end of the text.
+    pub fn next_token(&mut self, expected: &str) -> Result<(usize, &'a str), FormatError> {
         self.take().ok_or_else(|| {
             FormatError::at_line(
                 FormatErrorKind::Truncated { expected: expected.into() },
@@ -407,7 +480,8 @@ impl<'a> Tokens<'a> {
         })
     }
 
-    pub(crate) fn usize(&mut self, expected: &str) -> Result<usize, FormatError> {
+    /// The next token as a non-negative integer.
+    pub fn usize(&mut self, expected: &str) -> Result<usize, FormatError> {
         let (line, tok) = self.next_token(expected)?;
         tok.parse::<usize>().map_err(|_| {
             FormatError::at(FormatErrorKind::NotAnInteger { expected: expected.into() }, line, tok)
@@ -415,7 +489,7 @@ impl<'a> Tokens<'a> {
     }
 
     /// A finite f64; `what` names the entry in errors.
-    pub(crate) fn f64(&mut self, what: impl Fn() -> String) -> Result<f64, FormatError> {
+    pub fn f64(&mut self, what: impl Fn() -> String) -> Result<f64, FormatError> {
         let Some((line, tok)) = self.take() else {
             return Err(FormatError::at_line(
                 FormatErrorKind::Truncated { expected: what() },
@@ -432,7 +506,7 @@ impl<'a> Tokens<'a> {
     }
 
     /// Fails without allocating when `count` values are announced but fewer tokens are left.
-    pub(crate) fn ensure(&self, what: &str, count: Option<usize>) -> Result<usize, FormatError> {
+    pub fn ensure(&self, what: &str, count: Option<usize>) -> Result<usize, FormatError> {
         match count {
             Some(c) if c <= self.remaining() => Ok(c),
             _ => Err(FormatError::at_line(
@@ -448,6 +522,6 @@ impl<'a> Tokens<'a> {
 }
 
 /// Shortest text that reads back to the same f64 (scientific notation).
-pub(crate) fn fmt_f64(v: f64) -> String {
+pub fn fmt_f64(v: f64) -> String {
     format!("{v:e}")
 }

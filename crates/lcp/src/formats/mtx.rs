@@ -15,7 +15,7 @@ use std::path::{Path, PathBuf};
 
 use faer::Mat;
 
-use super::{read_text, write_text, FormatError, FormatErrorKind};
+use super::{read_text_limited, write_text, FormatError, FormatErrorKind};
 use crate::{Lcp, ProblemError};
 
 /// The two files of a MatrixMarket problem: (M, q). See the module documentation.
@@ -326,11 +326,17 @@ pub fn from_strs(m_text: &str, q_text: &str) -> Result<Lcp, FormatError> {
     assemble(m, q)
 }
 
-/// Reads a problem from its two files (see [`matrix_market_paths`]).
+/// Reads a problem from its two files (see [`matrix_market_paths`]), each up to
+/// [`super::DEFAULT_MAX_INPUT_BYTES`].
 pub fn read(path: &Path) -> Result<Lcp, FormatError> {
+    read_limited(path, super::DEFAULT_MAX_INPUT_BYTES)
+}
+
+/// [`read`] with a cap of `max_bytes` per file.
+pub fn read_limited(path: &Path, max_bytes: u64) -> Result<Lcp, FormatError> {
     let (mp, qp) = matrix_market_paths(path);
-    let m_text = read_text(&mp)?;
-    let q_text = read_text(&qp)?;
+    let m_text = read_text_limited(&mp, max_bytes)?;
+    let q_text = read_text_limited(&qp, max_bytes)?;
     let limit = count_tokens(&m_text) + count_tokens(&q_text);
     let m = parse(&m_text).map_err(|e| e.in_file(&mp))?;
     let q = to_q(parse(&q_text).map_err(|e| e.in_file(&qp))?, limit).map_err(|e| e.in_file(&qp))?;

@@ -1,6 +1,7 @@
 //! The Siconos numerics LCP text layout (`.dat`, as written by `NM_write_in_file` /
 //! `SBM_write_in_file` in siconos/numerics, Acary et al., INRIA): dense (storage 0,
-//! **column-major** value stream) and sparse-block matrices (storage 1, SBM).
+//! **column-major** value stream), sparse-block matrices (storage 1, SBM) and, read-only,
+//! CSparse dumps (storage 2, `cs_print` of CSparse 3, T. A. Davis).
 //!
 //! ```text
 //! n  storageType  size0 size1  <payload>  q[0] .. q[n-1]  <free text, ignored>
@@ -20,7 +21,7 @@ use faer::Mat;
 use super::{fmt_f64, FormatError, FormatErrorKind, Tokens};
 use crate::{Lcp, Matrix, ProblemError};
 
-/// Parses a Siconos `.dat` LCP (dense or sparse-block).
+/// Parses a Siconos `.dat` LCP (dense, sparse-block or CSparse).
 pub fn from_str(text: &str) -> Result<Lcp, FormatError> {
     let mut t = Tokens::new(text);
     if t.is_empty() {
@@ -30,6 +31,30 @@ pub fn from_str(text: &str) -> Result<Lcp, FormatError> {
     let n = t.usize("n (the problem size)")?;
     // q alone needs n more tokens: an absurd n fails here, before anything is allocated.
     t.ensure("n", Some(n))?;
+    let header = read_header(&mut t)?;
+    if header.size0 != n {
+        return Err(FormatError::at_line(
+            ProblemError::SizeMismatch { n: header.size0, q_len: n }.into(),
+            n_line,
+        ));
+    }
+    let m = read_payload(&mut t, &header)?;
+    let mut q = Vec::with_capacity(n);
+    for i in 0..n {
+        q.push(t.f64(|| format!("q[{i}]"))?);
+    }
+    Ok(Lcp::new(m, q)?)
+}
+
+/// The storage type and size of a `NumericsMatrix`, checked square.
+struct Header<'a> {
+    storage: Option<usize>,
+    storage_line: usize,
+    storage_tok: &'a str,
+    size0: usize,
+}
+
+fn read_header<'a>(t: &mut Tokens<'a>) -> Result<Header<'a>, FormatError> {
     let (storage_line, storage_tok) = t.next_token("the storage type")?;
     let storage = storage_tok.parse::<usize>().ok();
     let size_line = t.line();
@@ -41,30 +66,165 @@ pub fn from_str(text: &str) -> Result<Lcp, FormatError> {
             size_line,
         ));
     }
-    if size0 != n {
+    Ok(Header { storage, storage_line, storage_tok, size0 })
+}
+
+fn read_payload(t: &mut Tokens<'_>, h: &Header<'_>) -> Result<Matrix, FormatError> {
+    match h.storage {
+        Some(0) => read_dense(t, h.size0),
+        Some(1) => read_sbm(t, h.size0),
+        Some(2) => read_csparse(t, h.size0),
+        _ => Err(FormatError::at(
+            FormatErrorKind::Layout(
+                "storage type must be 0 (dense), 1 (sparse-block) or 2 (CSparse)".into(),
+            ),
+            h.storage_line,
+            h.storage_tok,
+        )),
+    }
+}
+
+/// Reads a Siconos `NumericsMatrix` as `NM_write_in_file` prints it: the storage type, size0,
+/// size1 and the payload, for a square matrix of the `expected` size: storage 0 (dense,
+/// column-major), 1 (sparse-block, SBM) or 2 (sparse: an origin code, then a CSparse
+/// `cs_print` dump in compressed-column or triplet form). Shared with the frictional-contact
+/// reader of signorini-friction.
+pub fn read_numerics_matrix(t: &mut Tokens<'_>, expected: usize) -> Result<Matrix, FormatError> {
+    let line = t.line();
+    let header = read_header(t)?;
+    if header.size0 != expected {
         return Err(FormatError::at_line(
-            ProblemError::SizeMismatch { n: size0, q_len: n }.into(),
-            n_line,
+            FormatErrorKind::Layout(format!(
+                "the matrix is {0}x{0}, the header announces {expected}x{expected}",
+                header.size0
+            )),
+            line,
         ));
     }
-    let m = match storage {
-        Some(0) => read_dense(&mut t, n)?,
-        Some(1) => read_sbm(&mut t, n)?,
-        _ => {
-            return Err(FormatError::at(
-                FormatErrorKind::Layout(
-                    "storage type must be 0 (dense) or 1 (sparse-block)".into(),
-                ),
-                storage_line,
-                storage_tok,
-            ))
-        }
-    };
-    let mut q = Vec::with_capacity(n);
-    for i in 0..n {
-        q.push(t.f64(|| format!("q[{i}]"))?);
+    read_payload(t, &header)
+}
+
+/// An integer printed by CSparse with `%g` (e.g. `12`, `1.2e+06` for large indices).
+fn cs_index(t: &mut Tokens<'_>, what: &str, bound: usize) -> Result<usize, FormatError> {
+    let (line, tok) = t.next_token(what)?;
+    let tok_trimmed = tok.trim_end_matches(',');
+    match tok_trimmed.parse::<f64>() {
+        Ok(v) if v >= 0.0 && v.fract() == 0.0 && v < bound as f64 => Ok(v as usize),
+        _ => Err(FormatError::at(
+            FormatErrorKind::Layout(format!("{what} must be an integer in 0..{bound}")),
+            line,
+            tok,
+        )),
     }
-    Ok(Lcp::new(m, q)?)
+}
+
+/// Consumes the next token and checks it is `word`.
+fn expect_word(t: &mut Tokens<'_>, word: &str) -> Result<(), FormatError> {
+    let (line, tok) = t.next_token(&format!("`{word}`"))?;
+    if tok == word {
+        Ok(())
+    } else {
+        Err(FormatError::at(FormatErrorKind::Layout(format!("expected `{word}`")), line, tok))
+    }
+}
+
+/// Storage 2: the sparse origin code, then a CSparse 3 `cs_print` dump (`CSparse Version ...`
+/// line, `m-by-n, nzmax: .. nnz: .., 1-norm: ..` then per column `col j : locations a to b`
+/// and `i : x` lines; or `triplet: m-by-n, nzmax: .. nnz: ..` then `i j : x` lines).
+/// CSparse prints values with `%g`: six significant digits are all the file holds.
+fn read_csparse(t: &mut Tokens<'_>, n: usize) -> Result<Matrix, FormatError> {
+    let _origin = t.usize("the sparse origin code")?;
+    let (line, tok) = t.next_token("the CSparse banner")?;
+    if tok != "CSparse" {
+        return Err(FormatError::at(
+            FormatErrorKind::Layout("expected a CSparse `cs_print` banner".into()),
+            line,
+            tok,
+        ));
+    }
+    while t.line() == line && t.remaining() > 0 {
+        t.next_token("the CSparse banner")?;
+    }
+    let (line, first) = t.next_token("the CSparse size line")?;
+    let triplet = first == "triplet:";
+    let dims = if triplet { t.next_token("the CSparse size")?.1 } else { first };
+    let want = format!("{n}-by-{n}");
+    if dims.trim_end_matches(',') != want {
+        return Err(FormatError::at(
+            FormatErrorKind::Layout(format!("CSparse size {dims}, expected {want}")),
+            line,
+            dims,
+        ));
+    }
+    expect_word(t, "nzmax:")?;
+    let _nzmax = t.next_token("nzmax")?;
+    expect_word(t, "nnz:")?;
+    let nnz = cs_index(t, "nnz", usize::MAX)?;
+    // Each entry takes at least three tokens (`i : x`).
+    t.ensure("nnz (three tokens per entry)", nnz.checked_mul(3))?;
+    let (mut rows, mut cols, mut vals) =
+        (Vec::with_capacity(nnz), Vec::with_capacity(nnz), Vec::with_capacity(nnz));
+    if triplet {
+        for k in 0..nnz {
+            let i = cs_index(t, &format!("row of entry {k}"), n)?;
+            let j = cs_index(t, &format!("column of entry {k}"), n)?;
+            expect_word(t, ":")?;
+            rows.push(i);
+            cols.push(j);
+            vals.push(t.f64(|| format!("M({i},{j})"))?);
+        }
+    } else {
+        expect_word(t, "1-norm:")?;
+        let _norm = t.next_token("the 1-norm")?;
+        let mut next = 0usize;
+        for j in 0..n {
+            expect_word(t, "col")?;
+            let jj = cs_index(t, "the column number", n)?;
+            if jj != j {
+                return Err(FormatError::at_line(
+                    FormatErrorKind::Layout(format!("column {jj} where column {j} was expected")),
+                    t.line(),
+                ));
+            }
+            expect_word(t, ":")?;
+            expect_word(t, "locations")?;
+            let (line, a_tok) = t.next_token("the first location")?;
+            let a = a_tok.parse::<i64>().ok();
+            expect_word(t, "to")?;
+            let (_, b_tok) = t.next_token("the last location")?;
+            let b = b_tok.parse::<i64>().ok();
+            let count = match (a, b) {
+                (Some(a), Some(b)) if a == next as i64 && b + 1 >= a && b < nnz as i64 + 1 => {
+                    (b + 1 - a) as usize
+                }
+                _ => {
+                    return Err(FormatError::at(
+                        FormatErrorKind::Layout(format!(
+                            "column {j}: locations {a_tok} to {b_tok} do not continue at {next}                              within nnz = {nnz}"
+                        )),
+                        line,
+                        a_tok,
+                    ))
+                }
+            };
+            for _ in 0..count {
+                let i = cs_index(t, &format!("a row index of column {j}"), n)?;
+                expect_word(t, ":")?;
+                rows.push(i);
+                cols.push(j);
+                vals.push(t.f64(|| format!("M({i},{j})"))?);
+            }
+            next += count;
+        }
+        if next != nnz {
+            return Err(FormatError::at_line(
+                FormatErrorKind::Layout(format!("the columns hold {next} entries, nnz = {nnz}")),
+                t.line(),
+            ));
+        }
+    }
+    let lcp = Lcp::from_coo(n, &rows, &cols, &vals, vec![0.0; n])?;
+    Ok(lcp.matrix().clone())
 }
 
 fn read_dense(t: &mut Tokens<'_>, n: usize) -> Result<Matrix, FormatError> {
@@ -324,6 +484,25 @@ mod tests {
         let lcp = from_str("2 0 2 2 2 2\n1 2\n3 4\n-1 -1\n").expect("valid");
         assert!((lcp.get(1, 0) - 2.0).abs() < 1e-15);
         assert!((lcp.get(0, 1) - 3.0).abs() < 1e-15);
+    }
+
+    #[test]
+    fn csparse_storage_in_column_and_triplet_form() {
+        // M = [[2, 0], [1, 3]] as a cs_print dump of a compressed-column matrix.
+        let csc = "2 2 2 2 2\nCSparse Version 3.1.9, May 4, 2016.  Copyright (c) T. A. Davis\n\
+                   2-by-2, nzmax: 3 nnz: 3, 1-norm: 3\n    col 0 : locations 0 to 1\n\
+                   0 : 2\n      1 : 1\n    col 1 : locations 2 to 2\n      1 : 3\n-1 -1\n";
+        let lcp = from_str(csc).expect("valid");
+        assert!((lcp.get(1, 0) - 1.0).abs() < 1e-15 && (lcp.get(1, 1) - 3.0).abs() < 1e-15);
+        let trip = "2 2 2 2 1\nCSparse Version 3.1.9\ntriplet: 2-by-2, nzmax: 3 nnz: 3\n\
+                    0 0 : 2\n    1 0 : 1\n    1 1 : 3\n-1 -1\n";
+        let lcp = from_str(trip).expect("valid");
+        assert!((lcp.get(1, 0) - 1.0).abs() < 1e-15 && lcp.get(0, 1).abs() < 1e-15);
+        // Locations that skip an entry, and a row index outside the matrix.
+        let gap = csc.replace("locations 2 to 2", "locations 3 to 3");
+        assert!(from_str(&gap).is_err());
+        let out = csc.replace("1 : 3", "2 : 3");
+        assert!(from_str(&out).is_err());
     }
 
     #[test]

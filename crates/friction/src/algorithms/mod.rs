@@ -1,0 +1,154 @@
+//! The frictional-contact algorithms, one module each (params with documented defaults, the
+//! solver, `register`), and the row access to W that the sweeps share.
+
+pub mod admm;
+pub mod apgd_ccp;
+pub mod lcp_route;
+pub mod newton_ac;
+pub mod nsgs;
+
+use faer::linalg::solvers::{PartialPivLu, Solve};
+use faer::sparse::linalg::solvers::{Lu, SymbolicLu};
+use faer::sparse::{SparseColMat, SparseRowMat, Triplet};
+use faer::{Mat, MatMut};
+use signorini_lcp::Matrix;
+
+use crate::registry::FcRegistry;
+use crate::FcProblem;
+
+/// Registers every algorithm of this crate.
+pub fn register_all(r: &mut FcRegistry) {
+    nsgs::register(r);
+    newton_ac::register(r);
+    apgd_ccp::register(r);
+    admm::register(r);
+    lcp_route::register(r);
+}
+
+/// Rows of W as sweeps read them: the CSR of a sparse W borrowed, or a row-major copy of a
+/// dense W made once.
+#[derive(Debug)]
+pub(crate) enum Rows<'a> {
+    Sparse(&'a SparseRowMat<usize, f64>),
+    Dense { n: usize, data: Vec<f64> },
+}
+
+impl<'a> Rows<'a> {
+    pub(crate) fn new(problem: &'a FcProblem) -> Self {
+        match problem.w() {
+            Matrix::Sparse(s) => Rows::Sparse(s),
+            Matrix::Dense(m) => {
+                let n = m.nrows();
+                let mut data = vec![0.0; n * n];
+                for j in 0..n {
+                    for (i, &v) in m.col(j).iter().enumerate() {
+                        data[i * n + j] = v;
+                    }
+                }
+                Rows::Dense { n, data }
+            }
+        }
+    }
+
+    /// sum_j W_ij x_j.
+    #[inline]
+    pub(crate) fn dot(&self, i: usize, x: &[f64]) -> f64 {
+        match self {
+            Rows::Sparse(s) => {
+                s.col_idx_of_row_raw(i).iter().zip(s.val_of_row(i)).map(|(&j, &v)| v * x[j]).sum()
+            }
+            Rows::Dense { n, data } => {
+                data[i * n..(i + 1) * n].iter().zip(x).map(|(a, b)| a * b).sum()
+            }
+        }
+    }
+
+    /// Calls `f(j, W_ij)` for every stored entry of row i.
+    pub(crate) fn for_each(&self, i: usize, mut f: impl FnMut(usize, f64)) {
+        match self {
+            Rows::Sparse(s) => {
+                for (&j, &v) in s.col_idx_of_row_raw(i).iter().zip(s.val_of_row(i)) {
+                    f(j, v);
+                }
+            }
+            Rows::Dense { n, data } => {
+                for (j, &v) in data[i * n..(i + 1) * n].iter().enumerate() {
+                    if v != 0.0 {
+                        f(j, v);
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// A factorisation of a Newton or ADMM matrix.
+pub(crate) enum Factor {
+    Dense(PartialPivLu<f64>),
+    Sparse(Lu<usize, f64>),
+}
+
+impl Factor {
+    /// Solves in place; Err when the result is not finite (a singular matrix).
+    pub(crate) fn solve_in_place(&self, rhs: &mut [f64]) -> Result<(), String> {
+        let n = rhs.len();
+        match self {
+            Factor::Dense(lu) => lu.solve_in_place(MatMut::from_column_major_slice_mut(rhs, n, 1)),
+            Factor::Sparse(lu) => lu.solve_in_place(MatMut::from_column_major_slice_mut(rhs, n, 1)),
+        }
+        if rhs.iter().all(|v| v.is_finite()) {
+            Ok(())
+        } else {
+            Err("the linear system is singular (non-finite solution)".into())
+        }
+    }
+}
+
+/// Factorises matrices given as triplets on a fixed pattern: faer dense partial-pivoting LU,
+/// or faer sparse LU with the symbolic analysis done on the first matrix and reused.
+pub(crate) struct LinearSystem {
+    sparse: bool,
+    symbolic: Option<SymbolicLu<usize>>,
+}
+
+impl LinearSystem {
+    pub(crate) fn new(sparse: bool) -> Self {
+        Self { sparse, symbolic: None }
+    }
+
+    pub(crate) fn factor(
+        &mut self,
+        n: usize,
+        triplets: &[Triplet<usize, usize, f64>],
+    ) -> Result<Factor, String> {
+        if self.sparse {
+            let j = SparseColMat::<usize, f64>::try_new_from_triplets(n, n, triplets)
+                .map_err(|e| format!("{e:?}"))?;
+            if self.symbolic.is_none() {
+                self.symbolic =
+                    Some(SymbolicLu::try_new(j.symbolic()).map_err(|e| format!("{e:?}"))?);
+            }
+            let Some(sym) = self.symbolic.clone() else {
+                return Err("no symbolic analysis".into());
+            };
+            let lu = Lu::try_new_with_symbolic(sym, j.as_ref()).map_err(|e| format!("{e:?}"))?;
+            Ok(Factor::Sparse(lu))
+        } else {
+            let mut j = Mat::<f64>::zeros(n, n);
+            for t in triplets {
+                j[(t.row, t.col)] += t.val;
+            }
+            Ok(Factor::Dense(j.partial_piv_lu()))
+        }
+    }
+
+    /// Factorises and solves in place.
+    pub(crate) fn solve(
+        &mut self,
+        n: usize,
+        triplets: &[Triplet<usize, usize, f64>],
+        rhs: &mut [f64],
+    ) -> Result<(), String> {
+        self.factor(n, triplets)?.solve_in_place(rhs)
+    }
+}

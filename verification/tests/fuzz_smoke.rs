@@ -70,3 +70,19 @@ fn issue_14_a_format_tag_with_newlines_gives_a_one_line_error() {
     let data = std::fs::read(file).expect("reproducer");
     signorini_verification::fuzz::lcp_json(&data);
 }
+
+/// Found by `cargo xtask fuzz` (target `solvers`): on M = [[1.1e110, 101], [1.8e115, -3.9e-4]],
+/// q = (-3.9e-64, -3.9e-3), which has no solution, `enum` proved `no_solution` while `auto`
+/// returned `solved` with a z whose z_1 = 2e-118 was below t |z|_inf (so counted as zero in
+/// row 1) yet made up all of row 2 through 1.8e115. The row test now reads z in column units;
+/// the harness (every solver, independent row check, no contradiction between a verified
+/// answer and a proof of none) passes on the reproducer.
+#[test]
+fn issue_14_a_tiny_z_through_a_huge_column_is_not_zero() {
+    let file = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/fuzz_solvers_enum_vs_auto.bin");
+    let data = std::fs::read(file).expect("reproducer");
+    let lcp = signorini_verification::fuzz::decode_problem(&data).expect("a problem");
+    let m = lcp.dense_rows();
+    assert!(m[1][0] > 1e115 && m[0][0] > 1e110 && m[1][1] < 0.0, "the reproducer's M: {m:?}");
+    signorini_verification::fuzz::solvers(&data);
+}

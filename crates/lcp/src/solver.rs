@@ -327,8 +327,8 @@ pub const FARKAS_TOL: f64 = 1e-9;
 /// - the returned z is projected onto z >= 0 and w and the merit are recomputed from it;
 /// - `solved` iff the recomputed residual is within tolerance **and** every row holds at its own
 ///   scale ([`worst_row`] at [`row_tolerance`]: w_i >= -t S_i and z_i <= t ‖z‖_∞ or
-///   w_i <= t S_i, S_i = max(|q_i| + (|M||z|)_i, (|M|e)_i ‖z‖_∞), z and e read in column units as [`worst_row`] documents), so one large |q_i| cannot
-///   hide an unsolved row; a solver that claims `solved` and fails either test gets
+///   w_i <= t S_i, S_i = max(|q_i| + (|M||z|)_i, (|M|e)_i ‖z‖_∞), z and e read in column
+///   units as [`worst_row`] documents), so one large |q_i| cannot hide an unsolved row; a solver that claims `solved` and fails either test gets
 ///   `numerical_failure` with the reason in [`Solution::note`]; one that ran out of iterations
 ///   but whose z passes both is `solved`;
 /// - `infeasible` only with a Farkas vector that [`verify_farkas`] accepts, scale-free

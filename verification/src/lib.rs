@@ -22,6 +22,7 @@ pub mod case;
 pub mod check;
 pub mod convergence;
 pub mod expected_failures;
+pub mod friction;
 pub mod fuzz;
 pub mod lcp;
 pub mod mechanics;
@@ -41,6 +42,7 @@ pub fn all_cases() -> Vec<Box<dyn Case>> {
     let mut cases = lcp::cases();
     cases.extend(convergence::cases());
     cases.extend(mechanics::cases());
+    cases.extend(friction::cases());
     cases
 }
 

@@ -1,7 +1,8 @@
 //! `cargo xtask fuzz [--time S] [--target NAME]... [--sanitizer address|none]`: runs every
 //! cargo-fuzz target of `fuzz/` (libFuzzer, coverage guided) for S seconds each, seeded from the
 //! repository's own files (signorini_verification::fuzz::seeds), and prints the executions per
-//! target; a crash stops with its reproducer under `fuzz/artifacts/<target>/`. cargo-fuzz runs
+//! target as each ends (then a table); a target that crashes leaves its reproducer under
+//! `fuzz/artifacts/<target>/`, the other targets still run, and the command fails at the end. cargo-fuzz runs
 //! on the stable toolchain through `RUSTC_BOOTSTRAP=1`.
 
 use std::path::Path;
@@ -47,6 +48,10 @@ pub fn main(args: FuzzArgs) -> Result<ExitCode, String> {
         names.into_iter().filter(|n| args.targets.iter().any(|t| t == n)).collect()
     };
     let mut table = Vec::new();
+    let row = |name: &str, runs: Option<u64>, size: usize, state: &str| {
+        let runs = runs.map_or_else(|| "?".into(), |r| r.to_string());
+        format!("{name:<18} {runs:>14} {size:>10}  {state}")
+    };
     for name in chosen {
         let corpus = root.join("target").join("fuzz").join("corpus").join(name);
         write_seeds(&corpus, name)?;
@@ -66,21 +71,28 @@ pub fn main(args: FuzzArgs) -> Result<ExitCode, String> {
         let log = String::from_utf8_lossy(&output.stderr);
         let runs = final_stat(&log, "stat::number_of_executed_units:");
         let corpus_size = std::fs::read_dir(&corpus).map(|d| d.count()).unwrap_or(0);
-        if !output.status.success() {
+        let state = if output.status.success() {
+            "ok".to_string()
+        } else {
             let tail: Vec<&str> = log.lines().rev().take(30).collect();
             eprintln!("{}", tail.into_iter().rev().collect::<Vec<_>>().join("\n"));
-            return Err(format!(
-                "fuzz: target {name} failed (see the reproducer under fuzz/artifacts/{name}/)"
-            ));
-        }
-        table.push((name, runs, corpus_size));
+            format!("FAILED (reproducer under fuzz/artifacts/{name}/)")
+        };
+        // Each target's line as it ends, so a long run reports what it has done so far.
+        eprintln!("xtask fuzz: {}", row(name, runs, corpus_size, &state));
+        table.push((name, runs, corpus_size, state));
     }
-    println!("{:<18} {:>14} {:>10}", "target", "executions", "corpus");
-    for (name, runs, size) in table {
-        let runs = runs.map_or_else(|| "?".into(), |r| r.to_string());
-        println!("{name:<18} {runs:>14} {size:>10}");
+    println!("{:<18} {:>14} {:>10}  state", "target", "executions", "corpus");
+    for (name, runs, size, state) in &table {
+        println!("{}", row(name, *runs, *size, state));
     }
-    Ok(ExitCode::SUCCESS)
+    let failed: Vec<&str> =
+        table.iter().filter(|(_, _, _, s)| s != "ok").map(|(n, _, _, _)| *n).collect();
+    if failed.is_empty() {
+        Ok(ExitCode::SUCCESS)
+    } else {
+        Err(format!("fuzz: {} failed: {}", failed.len(), failed.join(", ")))
+    }
 }
 
 /// Writes the harness's seeds into its corpus folder (kept between runs).

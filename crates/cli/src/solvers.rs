@@ -1,11 +1,13 @@
 //! `signorini solvers [--json]`: every solver of the registry with what it is for and its
 //! parameters (key, default, meaning), read from the registry's own documentation, so that the
-//! list cannot fall behind the code.
+//! list cannot fall behind the code. `--fc` lists the frictional-contact solvers of
+//! `signorini fc` (signorini-friction's registry) the same way.
 
 use std::fmt::Write as _;
 
 use serde_json::{json, Value};
-use signorini_lcp::Registry;
+use signorini_friction::FcRegistry;
+use signorini_lcp::{ParamDoc, Registry};
 
 use crate::error::CliError;
 use crate::Done;
@@ -24,50 +26,68 @@ pub struct SolversArgs {
     /// Print one JSON array: [{name, summary, parameters: [{key, default, doc}]}, ...].
     #[arg(long)]
     pub json: bool,
+    /// List the frictional-contact solvers of `signorini fc` instead of the LCP solvers.
+    #[arg(long)]
+    pub fc: bool,
 }
+
+/// One listed solver: name, summary, parameters.
+type Listed<'a> = (&'a str, &'a str, &'a [ParamDoc]);
 
 /// Runs the subcommand.
 pub fn run(args: &SolversArgs) -> Result<Done, CliError> {
-    let registry = Registry::builtin();
+    let lcp = Registry::builtin();
+    let fc = FcRegistry::builtin();
+    let entries: Vec<Listed> = if args.fc {
+        fc.entries().iter().map(|e| (e.name.as_str(), e.summary.as_str(), &e.keys[..])).collect()
+    } else {
+        lcp.entries().iter().map(|e| (e.name.as_str(), e.summary.as_str(), &e.keys[..])).collect()
+    };
     let stdout = if args.json {
-        let list = describe(&registry);
+        let list = describe(&entries);
         serde_json::to_string_pretty(&list).map_err(|e| CliError(format!("solvers: {e}")))? + "\n"
     } else {
-        text(&registry)
+        text(&entries, args.fc)
     };
     Ok(Done { stdout, code: 0 })
 }
 
 /// The registry as JSON values, in registration order.
-fn describe(registry: &Registry) -> Value {
+fn describe(entries: &[Listed]) -> Value {
     Value::Array(
-        registry
-            .entries()
+        entries
             .iter()
-            .map(|e| {
-                let params: Vec<Value> = e
-                    .keys
+            .map(|(name, summary, keys)| {
+                let params: Vec<Value> = keys
                     .iter()
                     .map(|k| json!({ "key": k.key, "default": k.default, "doc": k.doc }))
                     .collect();
-                json!({ "name": e.name, "summary": e.summary, "parameters": params })
+                json!({ "name": name, "summary": summary, "parameters": params })
             })
             .collect(),
     )
 }
 
-fn text(registry: &Registry) -> String {
+fn text(entries: &[Listed], fc: bool) -> String {
     let mut s = String::new();
-    for e in registry.entries() {
-        let _ = writeln!(s, "{}\n    {}", e.name, e.summary);
-        for k in &e.keys {
+    for (name, summary, keys) in entries {
+        let _ = writeln!(s, "{name}\n    {summary}");
+        for k in keys.iter() {
             let _ = writeln!(s, "    {}={}  {}", k.key, k.default, k.doc);
         }
         s.push('\n');
     }
-    let _ = writeln!(
-        s,
-        "Select one with --solver NAME[:key=value,...], e.g. --solver pgs:omega=1.3,max_iter=500."
-    );
+    if fc {
+        let _ = writeln!(
+            s,
+            "Select one with signorini fc FILE --solver NAME[:key=value,...], e.g. --solver nsgs:local=proj."
+        );
+    } else {
+        let _ = writeln!(
+            s,
+            "Select one with --solver NAME[:key=value,...], e.g. --solver pgs:omega=1.3,max_iter=500.\n\
+             Frictional-contact solvers (signorini fc): signorini solvers --fc."
+        );
+    }
     s
 }

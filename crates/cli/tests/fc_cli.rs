@@ -124,3 +124,48 @@ fn fc_bad_input_is_one_line_exit_2() {
     std::fs::write(&warm, "[1, 2]").expect("write");
     assert_bad_input(&["fc", &rover, "--warm-start", warm.to_str().expect("utf8")], "warm start");
 }
+
+#[test]
+fn info_describes_frictional_contact_files() {
+    let out = signorini(&["info", "--json", &data("Rover1039.dat")]);
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    let v = json_of(&out);
+    assert_eq!(v["problem"], "fc");
+    assert_eq!(v["dimension"], 3);
+    assert_eq!(v["n_contacts"], 4);
+    assert_eq!(v["n"], 12);
+    assert_eq!(v["mu_min"], 0.7);
+    assert!(v["definiteness"].is_string() && v["symmetric"].is_boolean(), "{v}");
+    let text = signorini(&["info", &data("FC2D_SliderCrankLagrangian00000.dat")]);
+    let text = String::from_utf8_lossy(&text.stdout);
+    assert!(text.contains("frictional contact, 2D"), "{text}");
+    // An LCP file is still described as an LCP.
+    let lcp = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../verification/data/siconos-lcp");
+    let first = std::fs::read_dir(&lcp)
+        .expect("LCP set")
+        .flatten()
+        .map(|e| e.path())
+        .find(|p| p.extension().is_some_and(|x| x == "dat"))
+        .expect("a .dat");
+    let v = json_of(&signorini(&["info", "--json", &first.to_string_lossy()]));
+    assert!(v.get("problem").is_none() && v["n"].is_u64(), "{v}");
+    // Neither: the LCP reader's error, one line, exit 2.
+    let junk = tmp("junk.dat");
+    std::fs::write(&junk, "3 x y\n").expect("write");
+    assert_bad_input(&["info", &junk.to_string_lossy()], "junk.dat");
+}
+
+#[test]
+fn solvers_fc_lists_the_frictional_contact_registry() {
+    let out = signorini(&["solvers", "--fc", "--json"]);
+    assert_eq!(out.status.code(), Some(0));
+    let list: Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    let names: Vec<&str> =
+        list.as_array().expect("array").iter().filter_map(|e| e["name"].as_str()).collect();
+    let registry = signorini_friction::FcRegistry::builtin();
+    let expected: Vec<&str> = registry.entries().iter().map(|e| e.name.as_str()).collect();
+    assert_eq!(names, expected);
+    assert!(names.contains(&"nsgs") && names.contains(&"newton-ac"), "{names:?}");
+    let text = signorini(&["solvers"]);
+    assert!(String::from_utf8_lossy(&text.stdout).contains("signorini solvers --fc"));
+}

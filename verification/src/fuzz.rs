@@ -17,9 +17,11 @@ use signorini_lcp::Lcp;
 pub type Harness = fn(&[u8]);
 
 /// Every harness by name (the cargo-fuzz target names, `cargo xtask fuzz` runs them all).
-pub const HARNESSES: [(&str, Harness); 9] = [
+pub const HARNESSES: [(&str, Harness); 11] = [
     ("lcp_json", lcp_json),
     ("siconos_dat", siconos_dat),
+    ("fc_dat", fc_dat),
+    ("fc_json", fc_json),
     ("matrix_market", matrix_market),
     ("fclib_hdf5", fclib_hdf5),
     ("warm_start_json", warm_start_json),
@@ -62,6 +64,43 @@ pub fn siconos_dat(data: &[u8]) {
     let Some(t) = text(data) else { return };
     match siconos::from_str(t) {
         Ok(lcp) => valid(&lcp),
+        Err(e) => one_line(&e.to_string()),
+    }
+}
+
+/// A frictional-contact problem that a reader accepted: sizes agree, data finite, mu >= 0.
+fn valid_fc(p: &signorini_friction::FcProblem) {
+    assert!(p.dimension() == 2 || p.dimension() == 3, "dimension {}", p.dimension());
+    assert_eq!(p.n(), p.dimension() * p.n_contacts());
+    assert_eq!(p.q().len(), p.n());
+    assert_eq!(p.mu().len(), p.n_contacts());
+    assert!(p.q().iter().all(|v| v.is_finite()));
+    assert!(p.mu().iter().all(|m| m.is_finite() && *m >= 0.0), "mu {:?}", p.mu());
+    let r = vec![1.0; p.n()];
+    assert!(p.velocity(&r).iter().all(|v| !v.is_nan()), "non-finite W reached a problem");
+}
+
+/// Siconos frictional-contact `.dat` problems (dense, sparse-block and CSparse storage).
+pub fn fc_dat(data: &[u8]) {
+    let Some(t) = text(data) else { return };
+    match signorini_friction::formats::dat::from_str(t) {
+        Ok(p) => valid_fc(&p),
+        Err(e) => one_line(&e.to_string()),
+    }
+}
+
+/// `signorini-fc/1` JSON problems; an accepted one is written and read back unchanged.
+pub fn fc_json(data: &[u8]) {
+    let Some(t) = text(data) else { return };
+    match signorini_friction::formats::json::from_str(t) {
+        Ok(p) => {
+            valid_fc(&p);
+            let again = signorini_friction::formats::json::from_str(
+                &signorini_friction::formats::json::to_string(&p),
+            )
+            .expect("a written problem reads back");
+            assert_eq!((again.q(), again.mu()), (p.q(), p.mu()));
+        }
         Err(e) => one_line(&e.to_string()),
     }
 }
@@ -289,6 +328,17 @@ pub fn seeds(harness: &str) -> Vec<Vec<u8>> {
             v
         }
         "siconos_dat" => files("data/siconos-lcp", "dat"),
+        // The small files of the Siconos frictional set (a long seed slows every execution).
+        "fc_dat" => {
+            files("data/siconos-fc", "dat").into_iter().filter(|b| b.len() <= 65_536).collect()
+        }
+        "fc_json" => files("data/siconos-fc", "dat")
+            .iter()
+            .filter(|b| b.len() <= 65_536)
+            .filter_map(|b| std::str::from_utf8(b).ok())
+            .filter_map(|t| signorini_friction::formats::dat::from_str(t).ok())
+            .map(|p| signorini_friction::formats::json::to_string(&p).into_bytes())
+            .collect(),
         "matrix_market" => problems()
             .iter()
             .map(|l| {

@@ -1,6 +1,6 @@
 //! Frictional contact with the exact Coulomb cone (`fc/...`): one-contact problems whose
 //! reactions are known in closed form, solved by every exact solver of signorini-friction by
-//! name (`nsgs`, `nsgs:local=proj`, `newton-ac`, `apgd-ccp:desaxce=true`, `admm`) through its
+//! name (`nsgs`, `nsgs:local=proj`, `newton-ac`, `apgd-ccp:desaxce=true`, `admm`, `auto`) through its
 //! driver, which recomputes u = W r + q and the Siconos error from r. Each check compares the
 //! returned r (and u) with the formula, entry by entry; the status must be `solved`.
 //!
@@ -20,8 +20,8 @@ const G: f64 = 9.81;
 
 /// The solvers of the exact cone (the `lcp` route solves a polyhedral approximation, and
 /// `apgd-ccp` without the De Saxcé shift solves the convex relaxation).
-pub const EXACT_SOLVERS: [&str; 5] =
-    ["nsgs", "nsgs:local=proj", "newton-ac", "apgd-ccp:desaxce=true", "admm"];
+pub const EXACT_SOLVERS: [&str; 6] =
+    ["nsgs", "nsgs:local=proj", "newton-ac", "apgd-ccp:desaxce=true", "admm", "auto"];
 
 /// The frictional-contact cases.
 pub fn cases() -> Vec<Box<dyn Case>> {

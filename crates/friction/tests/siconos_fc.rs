@@ -141,6 +141,33 @@ fn every_file_is_solved_by_a_solver_or_is_a_named_fixme() {
     assert!(failures.is_empty(), "{failures:#?}");
 }
 
+/// `auto` (newton-ac with nsgs fallback sweeps, then nsgs, then apgd-ccp with the shift, each
+/// warm-started from the best r) solves every vendored file to 1e-8, each with the stage the
+/// measured table predicts for three of them.
+#[test]
+fn auto_solves_every_vendored_file() {
+    let solver = FcRegistry::builtin().build("auto").expect("registered");
+    let options = SolveOptions { tol: Some(TOL), ..SolveOptions::default() };
+    let mut failures = Vec::new();
+    for &(file, _, _, _) in TABLE {
+        let p = read_fc_problem(&data(file), None).expect("loads");
+        let sol = solver.solve(&p, &options, None).expect("runs");
+        let error = merit::error(&p, &sol.r);
+        if !(sol.status == Status::Solved && error <= TOL) {
+            failures.push(format!("{file}: {} {error:.2e} ({:?})", sol.status, sol.note));
+        }
+        let note = sol.note.unwrap_or_default();
+        let stage = match file {
+            "BoxesStack1-i100000-32.hdf5.dat" => "r from apgd-ccp",
+            "Capsules-i125-1213.hdf5" => "r from nsgs",
+            "Capsules-i100-1090.dat" => "r from newton-ac",
+            _ => "auto:",
+        };
+        assert!(note.contains(stage), "{file}: {note}");
+    }
+    assert!(failures.is_empty(), "{failures:#?}");
+}
+
 /// The global-to-local reduction gives a Delassus matrix: symmetric with a positive diagonal.
 #[test]
 fn the_reduced_fclib_global_problem_has_a_symmetric_delassus_matrix() {
@@ -165,7 +192,7 @@ fn the_time_limit_is_honoured_by_every_solver() {
         time_limit: Some(std::time::Duration::from_millis(2)),
         ..SolveOptions::default()
     };
-    for spec in ["nsgs", "newton-ac", "admm", "apgd-ccp:desaxce=true", "lcp"] {
+    for spec in ["nsgs", "newton-ac", "admm", "apgd-ccp:desaxce=true", "lcp", "auto"] {
         let sol = registry.build(spec).expect("spec").solve(&p, &options, None).expect("runs");
         assert_eq!(sol.status, Status::TimeLimit, "{spec}");
         assert!(sol.solve_seconds < 1.0, "{spec} took {} s", sol.solve_seconds);

@@ -3,6 +3,7 @@
 
 pub mod admm;
 pub mod apgd_ccp;
+pub mod auto;
 pub mod lcp_route;
 pub mod newton_ac;
 pub mod nsgs;
@@ -23,6 +24,7 @@ pub fn register_all(r: &mut FcRegistry) {
     apgd_ccp::register(r);
     admm::register(r);
     lcp_route::register(r);
+    auto::register(r);
 }
 
 /// Rows of W as sweeps read them: the CSR of a sparse W borrowed, or a row-major copy of a

@@ -1,0 +1,171 @@
+//! `auto`: a fixed chain of this crate's solvers, each through the driver, each warm-started
+//! from the best r so far, stopping at the first that solves. The rule, from the measured
+//! table in docs/friction.md (27 Siconos problems):
+//!
+//! 1. `newton-ac:fallback_sweeps=50` — the hybrid semismooth Newton, the fastest where it
+//!    converges (24 of the 27 files);
+//! 2. `nsgs` with `nsgs_sweeps` sweeps (default 20 000) — solves the Capsules files that the
+//!    Newton stage leaves near 1e-6 to 1e-8;
+//! 3. `apgd-ccp:desaxce=true` with `apgd_iter` iterations (default 20 000) — the only one that
+//!    solves BoxesStack1, where no contact slides.
+//!
+//! The caller's tolerance and time limit hold for the chain (each stage gets the time left);
+//! the caller's `max_iter`, when set, caps every stage. The result is the best r of the stages
+//! by the recomputed error, and the note names the stage and each stage's error.
+
+use signorini_lcp::registry::canonical_name;
+use signorini_lcp::{ParamDoc, SolveError, SolveOptions, SolverParams, SpecError, Status};
+
+use crate::merit::error;
+use crate::registry::FcRegistry;
+use crate::solver::{FcContext, FcOutcome, FcSolver};
+use crate::FcProblem;
+
+/// Parameters of `auto`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct AutoParams {
+    /// Sweeps of the nsgs stage.
+    pub nsgs_sweeps: usize,
+    /// Iterations of the apgd-ccp stage.
+    pub apgd_iter: usize,
+}
+
+impl Default for AutoParams {
+    fn default() -> Self {
+        Self { nsgs_sweeps: 20_000, apgd_iter: 20_000 }
+    }
+}
+
+impl SolverParams for AutoParams {
+    const SOLVER: &'static str = "auto";
+    const KEYS: &'static [ParamDoc] = &[
+        ParamDoc { key: "nsgs_sweeps", default: "20000", doc: "sweeps of the nsgs stage (>= 1)" },
+        ParamDoc {
+            key: "apgd_iter",
+            default: "20000",
+            doc: "iterations of the apgd-ccp:desaxce=true stage (>= 1)",
+        },
+    ];
+
+    fn set(&mut self, key: &str, value: &str) -> Result<(), SpecError> {
+        match key {
+            "nsgs_sweeps" => self.nsgs_sweeps = Self::parse_count(key, value)?,
+            "apgd_iter" => self.apgd_iter = Self::parse_count(key, value)?,
+            _ => return Err(Self::bad(key, value, "unknown key")),
+        }
+        Ok(())
+    }
+
+    fn validate(&self) -> Result<(), SpecError> {
+        if self.nsgs_sweeps == 0 {
+            return Err(Self::bad("nsgs_sweeps", "0", "must be at least 1"));
+        }
+        if self.apgd_iter == 0 {
+            return Err(Self::bad("apgd_iter", "0", "must be at least 1"));
+        }
+        Ok(())
+    }
+}
+
+/// The `auto` solver.
+#[derive(Debug, Clone, Default)]
+pub struct Auto {
+    /// Its parameters.
+    pub params: AutoParams,
+}
+
+/// Registers `auto`.
+pub fn register(r: &mut FcRegistry) {
+    r.register_params::<AutoParams>(
+        "newton-ac (nsgs fallback sweeps), then nsgs, then apgd-ccp with the De Saxce shift, each warm-started from the best r so far; first solved wins",
+        |pairs| Ok(Box::new(Auto { params: AutoParams::from_pairs(pairs)? })),
+    );
+}
+
+impl FcSolver for Auto {
+    fn name(&self) -> String {
+        let p = &self.params;
+        let def = AutoParams::default();
+        let mut pairs = Vec::new();
+        if p.nsgs_sweeps != def.nsgs_sweeps {
+            pairs.push(("nsgs_sweeps", p.nsgs_sweeps.to_string()));
+        }
+        if p.apgd_iter != def.apgd_iter {
+            pairs.push(("apgd_iter", p.apgd_iter.to_string()));
+        }
+        canonical_name(AutoParams::SOLVER, &pairs)
+    }
+
+    fn default_max_iter(&self, _: &FcProblem) -> usize {
+        // Each stage has its own; a caller's max_iter caps them all.
+        usize::MAX
+    }
+
+    fn run(&self, problem: &FcProblem, ctx: &mut FcContext<'_>) -> Result<FcOutcome, SolveError> {
+        let registry = FcRegistry::builtin();
+        let cap = (ctx.max_iter != usize::MAX).then_some(ctx.max_iter);
+        let stages = [
+            ("newton-ac:fallback_sweeps=50", None),
+            ("nsgs", Some(self.params.nsgs_sweeps)),
+            ("apgd-ccp:desaxce=true", Some(self.params.apgd_iter)),
+        ];
+        let mut best = ctx.initial_r(problem.n());
+        let mut best_error = error(problem, &best);
+        let mut best_stage = "the starting point";
+        let mut iterations = 0usize;
+        let mut log = Vec::new();
+        for (spec, own_cap) in stages {
+            if ctx.time_exceeded() {
+                log.push(format!("{spec}: no time left"));
+                break;
+            }
+            let solver = registry.build(spec).map_err(|e| SolveError::Unsupported {
+                solver: "auto".into(),
+                reason: format!("stage {spec}: {e}"),
+            })?;
+            let max_iter = match (cap, own_cap) {
+                (Some(c), Some(o)) => Some(c.min(o)),
+                (c, o) => c.or(o),
+            };
+            let options = SolveOptions {
+                tol: Some(ctx.tol),
+                max_iter,
+                time_limit: ctx.remaining_time(),
+                history_every: None,
+                ..SolveOptions::default()
+            };
+            // A stage that cannot take the problem (e.g. over the memory budget) is skipped.
+            let sol = match solver.solve(problem, &options, Some(&best)) {
+                Ok(sol) => sol,
+                Err(e) => {
+                    log.push(format!("{spec}: {e}"));
+                    continue;
+                }
+            };
+            iterations = iterations.saturating_add(sol.iterations);
+            log.push(format!("{spec}: {} {:.2e}", sol.status, sol.error));
+            let solved = sol.status == Status::Solved;
+            if solved || (sol.error.is_finite() && sol.error < best_error) {
+                best_error = sol.error;
+                best = sol.r;
+                best_stage = spec;
+            }
+            if solved {
+                break;
+            }
+        }
+        let status = if best_error <= ctx.tol {
+            Status::Solved
+        } else if ctx.time_exceeded() {
+            Status::TimeLimit
+        } else {
+            Status::MaxIterations
+        };
+        let mut out = FcOutcome::new(best, status, iterations);
+        if log.is_empty() {
+            log.push("no stage ran".into());
+        }
+        out.note = Some(format!("auto: r from {best_stage}; {}", log.join("; ")));
+        Ok(out)
+    }
+}

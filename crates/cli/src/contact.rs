@@ -1,11 +1,16 @@
 //! `signorini contact SCENE`: detects the contacts of a scene's initial state, assembles W and b
 //! at the acceleration, velocity or position level, solves the LCP with a solver chosen by name
-//! and prints the [`ContactReport`] (JSON) or a summary.
+//! and prints the [`ContactReport`] (JSON) or a summary. With `--friction cone` it assembles
+//! the exact Coulomb-cone problem instead (signorini-contact's `coulomb_problem`), solves it
+//! with a signorini-friction solver by name and can export it as `signorini-fc/1` JSON.
 
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
-use signorini_contact::{contact_problem, ContactReport, Level, Scene, SceneError};
+use signorini_contact::{
+    contact_problem, coulomb_problem, ContactReport, Level, Scene, SceneError,
+};
+use signorini_friction::{FcProblem, FcRegistry};
 use signorini_lcp::{SolveOptions, Status};
 
 use crate::error::CliError;
@@ -18,6 +23,8 @@ JSON output (--json), one object:
   level, n_contacts, contacts ([{body_a, body_b, point, normal, gap}]), W ({n, row, col, val}),
   b, status, solver, residual, reactions, sliding_speeds (with friction),
   normal_accelerations (acceleration level), normal_velocities (velocity and position level)
+With --friction cone: level, friction (\"cone\"), dimension, n_contacts, contacts, status,
+  solver, error (Siconos' fc3d error), iterations, r and u (per contact: normal first)
 
 Exit codes:
   0  the contact LCP was solved
@@ -41,7 +48,16 @@ pub struct ContactArgs {
     /// Number k of friction-cone directions per contact (2 in 2D, >= 3 in 3D).
     #[arg(long = "friction-directions")]
     pub friction_directions: Option<usize>,
-    /// Solver spec `NAME[:key=value,...]` (default `auto`).
+    /// Friction model for a scene with mu > 0: polyhedral (the Stewart-Trinkle LCP with
+    /// --friction-directions) or cone (the exact Coulomb cone, acceleration or velocity
+    /// level, solved by a `signorini solvers --fc` solver).
+    #[arg(long, default_value = "polyhedral", value_parser = ["polyhedral", "cone"])]
+    pub friction: String,
+    /// With --friction cone: also write the problem as signorini-fc/1 JSON to this file.
+    #[arg(long, value_name = "FILE")]
+    pub export: Option<PathBuf>,
+    /// Solver spec `NAME[:key=value,...]` (default `auto`; with --friction cone, a
+    /// frictional-contact solver).
     #[arg(long, default_value = crate::solve::DEFAULT_SOLVER)]
     pub solver: String,
     /// Print the contact report as one JSON object instead of a summary.
@@ -70,6 +86,12 @@ fn scene_error(path: &Path, e: &SceneError) -> CliError {
 pub fn run(args: &ContactArgs) -> Result<Done, CliError> {
     let scene = read_scene(&args.scene)?;
     let file = args.scene.display();
+    if args.friction == "cone" {
+        return run_cone(args, &scene);
+    }
+    if args.export.is_some() {
+        return Err(CliError("--export needs --friction cone".into()));
+    }
     let problem = contact_problem(&scene, args.level, args.step, args.friction_directions)
         .map_err(|e| CliError(format!("{file}: {e}")))?;
     let solver = build_solver(&args.solver)?;
@@ -83,6 +105,91 @@ pub fn run(args: &ContactArgs) -> Result<Done, CliError> {
         serde_json::to_string(&report).map_err(|e| CliError(format!("{file}: {e}")))? + "\n"
     } else {
         summary(&args.scene, &report)
+    };
+    Ok(Done { stdout, code })
+}
+
+/// `--friction cone`: the exact-cone problem, solved by a signorini-friction solver.
+fn run_cone(args: &ContactArgs, scene: &Scene) -> Result<Done, CliError> {
+    let file = args.scene.display();
+    if args.friction_directions.is_some() {
+        return Err(CliError("--friction-directions is for --friction polyhedral".into()));
+    }
+    let cone = coulomb_problem(scene, args.level, args.step)
+        .map_err(|e| CliError(format!("{file}: {e}")))?;
+    let n = cone.w.nrows;
+    let problem = FcProblem::from_coo(
+        cone.dimension,
+        n,
+        &cone.w.row,
+        &cone.w.col,
+        &cone.w.val,
+        cone.q.clone(),
+        cone.mu.clone(),
+    )
+    .map_err(|e| CliError(format!("{file}: {e}")))?;
+    if let Some(out) = &args.export {
+        signorini_lcp::formats::check_output(out, &[&args.scene])
+            .map_err(|e| CliError(e.to_string()))?;
+        if out.extension().is_none_or(|e| e != "json") {
+            return Err(CliError(format!(
+                "{}: --export writes signorini-fc/1 JSON; name the file .json",
+                out.display()
+            )));
+        }
+        signorini_friction::formats::write_fc_json(
+            out,
+            &problem.clone().with_name(
+                args.scene
+                    .file_stem()
+                    .map_or_else(String::new, |s| s.to_string_lossy().into_owned()),
+            ),
+        )?;
+    }
+    let solver = FcRegistry::builtin()
+        .build(&args.solver)
+        .map_err(|e| CliError(format!("--solver {}: {e}", args.solver)))?;
+    let s = solver
+        .solve(&problem, &SolveOptions::default(), None)
+        .map_err(|e| CliError(format!("{file}: {e}")))?;
+    let code = if s.status == Status::Solved { 0 } else { 1 };
+    let contacts: Vec<serde_json::Value> = cone
+        .contacts
+        .iter()
+        .map(|c| {
+            serde_json::json!({
+                "body_a": cone.body_names.get(c.body_a).cloned().unwrap_or_default(),
+                "body_b": cone.body_names.get(c.body_b).cloned().unwrap_or_default(),
+                "point": c.point(), "normal": c.normal, "gap": c.gap,
+            })
+        })
+        .collect();
+    let stdout = if args.json {
+        let v = serde_json::json!({
+            "level": args.level.as_str(), "friction": "cone", "dimension": cone.dimension,
+            "n_contacts": cone.contacts.len(), "contacts": contacts, "status": s.status,
+            "solver": s.solver, "error": s.error, "iterations": s.iterations,
+            "r": s.r, "u": s.u,
+        });
+        serde_json::to_string(&v).map_err(|e| CliError(format!("{file}: {e}")))? + "\n"
+    } else {
+        let mut t = String::new();
+        let _ = writeln!(
+            t,
+            "scene    {file} ({}D, {} contacts, exact Coulomb cone, {} level)",
+            cone.dimension,
+            cone.contacts.len(),
+            args.level.as_str()
+        );
+        let _ = writeln!(
+            t,
+            "status   {} ({}, error {:.3e}, {} iterations)",
+            s.status, s.solver, s.error, s.iterations
+        );
+        for (c, block) in s.r.chunks(cone.dimension).enumerate() {
+            let _ = writeln!(t, "contact  {c}: r = {}", fmt_vec(block));
+        }
+        t
     };
     Ok(Done { stdout, code })
 }

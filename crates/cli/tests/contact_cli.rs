@@ -566,3 +566,73 @@ fn friction_3d_ball_slides_and_spins_up() {
     assert_close("contact-point acceleration", l[0], slip, G);
     assert_zero_accelerations(&v);
 }
+
+/// The ball of `ball_with_friction` pushed with |F| along 30° (between the facet directions a
+/// polyhedral cone would have).
+fn ball_pushed_along_30_degrees(mu: f64, push: f64) -> String {
+    let (c, s) = (push * 30f64.to_radians().cos(), push * 30f64.to_radians().sin());
+    ball_with_friction(mu, push)
+        .replace(&format!("force = [{push:?}, 0.0, 0.0]"), &format!("force = [{c:?}, {s:?}, 0.0]"))
+}
+
+/// `contact --friction cone`: the exact Coulomb cone from the scene, solved by a
+/// signorini-friction solver. A solid ball pushed at its centre rolls with friction 2F/7 when
+/// 2F/7 <= mu m g, whatever the direction (u = 0), and slides otherwise with mu m g against
+/// its sliding velocity.
+#[test]
+fn friction_cone_ball_rolls_or_slides_in_any_direction() {
+    let (m, mu) = (2.0, 0.3);
+    for (push, rolls) in [(7.0, true), (30.0, false)] {
+        let scene = tmp(&format!("ball_cone_{push}.toml"), &ball_pushed_along_30_degrees(mu, push));
+        let out = signorini(&["contact", &scene.to_string_lossy(), "--friction", "cone", "--json"]);
+        assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+        let v: Value = serde_json::from_slice(&out.stdout).expect("JSON");
+        assert_eq!((v["friction"].as_str(), v["dimension"].as_u64()), (Some("cone"), Some(3)));
+        let (r, u) = (floats(&v, "r"), floats(&v, "u"));
+        assert_close("normal", r[0], m * G, m * G);
+        let rt = r[1].hypot(r[2]);
+        if rolls {
+            assert_close("rolling friction", rt, 2.0 * push / 7.0, m * G);
+            assert!(u.iter().all(|x| x.abs() <= 1e-9 * G), "rolling: u = {u:?}");
+        } else {
+            assert_close("sliding friction", rt, mu * m * G, m * G);
+            let ut = u[1].hypot(u[2]);
+            let cross = (r[1] * u[2] - r[2] * u[1]) / (rt * ut);
+            assert!(cross.abs() <= 1e-9 && r[1] * u[1] + r[2] * u[2] < 0.0, "r {r:?} u {u:?}");
+        }
+    }
+}
+
+/// `--export` writes the problem as signorini-fc/1 JSON that `signorini fc` solves to the
+/// same r; the position level and --export without the cone are refused with one line.
+#[test]
+fn friction_cone_export_round_trips_and_bad_combinations_are_refused() {
+    let scene = tmp("ball_cone_export.toml", &ball_pushed_along_30_degrees(0.3, 7.0));
+    let s = scene.to_string_lossy().into_owned();
+    let out_file = scene.with_extension("json");
+    let o = out_file.to_string_lossy().into_owned();
+    let out = signorini(&["contact", &s, "--friction", "cone", "--json", "--export", &o]);
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    let direct = floats(&serde_json::from_slice(&out.stdout).expect("JSON"), "r");
+    let fc = signorini(&["fc", &o, "--json"]);
+    assert_eq!(fc.status.code(), Some(0), "{}", String::from_utf8_lossy(&fc.stderr));
+    let again = floats(&serde_json::from_slice(&fc.stdout).expect("JSON"), "r");
+    for (a, b) in direct.iter().zip(&again) {
+        assert!((a - b).abs() <= 1e-9 * 2.0 * G, "{direct:?} vs {again:?}");
+    }
+    for (args, needle) in [
+        (vec!["--friction", "cone", "--level", "position", "--step", "0.01"], "velocity level"),
+        (vec!["--export", o.as_str()], "--friction cone"),
+        (vec!["--friction", "cone", "--export", "/tmp/x.hdf5"], ".json"),
+    ] {
+        let mut a = vec!["contact", s.as_str()];
+        a.extend(args);
+        let out = signorini(&a);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{a:?}: {err}");
+        assert!(err.contains(needle) && err.trim_end().lines().count() == 1, "{a:?}: {err}");
+    }
+    let vel =
+        signorini(&["contact", &s, "--friction", "cone", "--level", "velocity", "--step", "0.01"]);
+    assert_eq!(vel.status.code(), Some(0), "{}", String::from_utf8_lossy(&vel.stderr));
+}

@@ -77,6 +77,12 @@ pub enum ContactError {
         /// Scene dimension.
         dimension: usize,
     },
+    /// The exact-cone problem is built at acceleration or velocity level only.
+    #[error("the Coulomb-cone problem is built at acceleration or velocity level, not {level}")]
+    ConeLevel {
+        /// The level asked for.
+        level: &'static str,
+    },
     /// A vector has the wrong length for the operator.
     #[error("vector of length {got} where {expected} entries are needed")]
     Length {

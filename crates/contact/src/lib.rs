@@ -67,8 +67,9 @@ pub use jacobian::{Coo, Csr, Jacobian, JacobianRow, RowBlock};
 pub use mass::{BlockDiagonalMass, DenseMass, MassMatrix};
 pub use math::{Quat, Vec3};
 pub use problem::{
-    contact_problem, coulomb_1d_lcp, generalized_force, solve_contact, stewart_trinkle,
-    ContactEntry, ContactProblem, ContactReport, CooEntries, Level,
+    contact_problem, coulomb_1d_lcp, coulomb_problem, generalized_force, solve_contact,
+    stewart_trinkle, ContactEntry, ContactProblem, ContactReport, CooEntries, CoulombProblem,
+    Level,
 };
 pub use scene::{Material, Scene};
 pub use shape::Shape;

@@ -306,6 +306,78 @@ pub fn stewart_trinkle(
     (m, q)
 }
 
+/// The local frictional-contact problem with the exact Coulomb cone (the Siconos / FCLIB
+/// form u = W r + q, r_i in K_mu, contact frames normal first) of a scene's closed contacts.
+#[derive(Debug, Clone)]
+pub struct CoulombProblem {
+    /// 2 or 3: the size of each contact's block.
+    pub dimension: usize,
+    /// Closed contacts, in order (block c of r and u belongs to contact c).
+    pub contacts: Vec<Contact>,
+    /// Body names, for reports.
+    pub body_names: Vec<String>,
+    /// W = J M^-1 J' with J's rows per contact (n, t1, t2) in 3D or (n, t) in 2D.
+    pub w: Coo,
+    /// q: J M^-1 f plus the gap and frame biases (acceleration), or J v + h J M^-1 f with
+    /// Newton restitution on the normal rows (velocity).
+    pub q: Vec<f64>,
+    /// The scene's friction coefficient, once per contact.
+    pub mu: Vec<f64>,
+}
+
+/// Assembles the exact-cone problem of the scene at acceleration or velocity level. The frame
+/// of each contact is its normal and the tangent basis of [`crate::math::tangent_basis`] (3D:
+/// t1, t2; 2D: t = e_z x n): the same rows, biases and W as the polyhedral problem with k = 4
+/// (3D, directions t1, t2, -t1, -t2) or k = 2 (2D), of which the rows along t1, t2 (or t) are
+/// kept. The position level mixes a gap with velocities in one block, so it is refused.
+pub fn coulomb_problem(
+    scene: &Scene,
+    level: Level,
+    step: Option<f64>,
+) -> Result<CoulombProblem, ContactError> {
+    if level == Level::Position {
+        return Err(ContactError::ConeLevel { level: level.as_str() });
+    }
+    let (d, k) = match scene.dimension {
+        Dimension::Two => (2usize, 2usize),
+        Dimension::Three => (3, 4),
+    };
+    let p = contact_problem(scene, level, step, Some(k))?;
+    let nc = p.contacts.len();
+    // Row of the polyhedral problem -> row of the cone problem (None: dropped).
+    let map = |i: usize| -> Option<usize> {
+        if i < nc {
+            Some(i * d)
+        } else if i < nc + nc * k {
+            let (c, dir) = ((i - nc) / k, (i - nc) % k);
+            (dir < d - 1).then_some(c * d + 1 + dir)
+        } else {
+            None
+        }
+    };
+    let n = nc * d;
+    let mut w = Coo::new(n, n);
+    for ((&i, &j), &v) in p.delassus.row.iter().zip(&p.delassus.col).zip(&p.delassus.val) {
+        if let (Some(a), Some(b)) = (map(i), map(j)) {
+            w.push(a, b, v);
+        }
+    }
+    let mut q = vec![0.0; n];
+    for (i, &bi) in p.b.iter().enumerate().take(nc + nc * k) {
+        if let Some(a) = map(i) {
+            q[a] = bi;
+        }
+    }
+    Ok(CoulombProblem {
+        dimension: d,
+        body_names: p.body_names,
+        contacts: p.contacts,
+        w,
+        q,
+        mu: vec![scene.material.friction; nc],
+    })
+}
+
 /// The 1-D Coulomb friction LCP of Tedrake's time-stepping section (Underactuated Robotics,
 /// "Multi-Body Dynamics", "Time-stepping LCP"): a mass m sliding on a line with velocity v,
 /// tangential applied force u, normal force f_n, friction coefficient μ and time step h.

@@ -4,6 +4,7 @@
 pub mod admm;
 pub mod apgd_ccp;
 pub mod auto;
+pub mod ipm_ccp;
 pub mod lcp_route;
 pub mod newton_ac;
 pub mod nsgs;
@@ -23,6 +24,7 @@ pub fn register_all(r: &mut FcRegistry) {
     newton_ac::register(r);
     apgd_ccp::register(r);
     admm::register(r);
+    ipm_ccp::register(r);
     lcp_route::register(r);
     auto::register(r);
 }

@@ -86,3 +86,17 @@ fn issue_14_a_tiny_z_through_a_huge_column_is_not_zero() {
     assert!(m[1][0] > 1e115 && m[0][0] > 1e110 && m[1][1] < 0.0, "the reproducer's M: {m:?}");
     signorini_verification::fuzz::solvers(&data);
 }
+
+/// Found by `cargo xtask fuzz` (target `solvers`, 2026-12-03): on M = diag(8.6e87, -1.01e61),
+/// q = (-1, -1e-17), which has no solution, `enum` proved `no_solution` while `auto`'s answer
+/// passed the row test through row 2's normwise floor. The floor that may excuse a negative
+/// w_i is now what a perturbation of z within the budget, keeping z >= 0, can lift it by.
+#[test]
+fn issue_14_the_floor_cannot_lift_a_row_that_z_cannot_lift() {
+    let file = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/fuzz_solvers_diag_negative.bin");
+    let data = std::fs::read(file).expect("reproducer");
+    let lcp = signorini_verification::fuzz::decode_problem(&data).expect("a problem");
+    let m = lcp.dense_rows();
+    assert!(m[0][1] == 0.0 && m[1][0] == 0.0 && m[1][1] < 0.0, "the reproducer's M: {m:?}");
+    signorini_verification::fuzz::solvers(&data);
+}

@@ -23,6 +23,14 @@
 //! [1.8e115, -3.9e-4]], which has no solution, had an answer that passed the unscaled test).
 //! An empty column takes the largest scale.
 //!
+//! The floor is also sign-aware: it stands for what an error of t ‖Cz‖_∞ in every (Cz)_j,
+//! keeping z >= 0, can move w_i by, so the floor that excuses a negative w_i is what such a
+//! perturbation can lift it by (an entry M_ij > 0 through a rise of z_j, an entry M_ij < 0
+//! only through a fall of z_j, at most z_j), and the floor that excuses a positive w_i beside
+//! a positive z_i is what it can lower it by ([`Lcp::perturbation_reach`]). Found by fuzzing:
+//! M = diag(8.6e87, -1.01e61), q = (-1, -1e-17) has no solution, but with z = (1/8.6e87, 0)
+//! the unsigned floor of row 2 was 1 and excused w_2 = -1e-17, which no z_2 >= 0 can lift.
+//!
 //! t is floored at [`ROUNDOFF_ROWS`] eps. The floor (|M| e)_i ‖z‖_∞ lets a degenerate row
 //! (exact z_i = w_i = 0, a contact touching without load) carry the noise of a z that is
 //! accurate to t in the max norm, and comes from row i's own entries: a row that z does not
@@ -150,10 +158,10 @@ pub fn worst_row(lcp: &Lcp, z: &[f64], w: &[f64], row_tol: f64) -> Option<RowChe
     });
     let y: Vec<f64> = z.iter().zip(&c).map(|(zj, cj)| (cj / fallback) * zj).collect();
     let y_max = y.iter().fold(0.0f64, |m, v| m.max(v.abs()));
-    // (|M| C^-1 e)_i y_max: what an error of t y_max in every y_j moves w_i by, over t.
-    let mut row_abs = vec![0.0; n];
-    lcp.abs_row_sums_over_columns(&c, &mut row_abs);
-    let row_floor = fallback * y_max;
+    // What an error of t y_max in every y_j, keeping z >= 0, can move w_i by: up (to lift a
+    // negative w_i) and down (to bring a positive w_i to 0 where z_i > 0).
+    let (mut reach_up, mut reach_down) = (vec![0.0; n], vec![0.0; n]);
+    lcp.perturbation_reach(&c, z, t * y_max * fallback, &mut reach_up, &mut reach_down);
     // x / a with 0 / 0 = 0, x / 0 = inf, non-finite = inf; below UNDERFLOW, 0.
     let over = |x: f64, a: f64| -> f64 {
         if !(x.is_finite() && a.is_finite()) {
@@ -166,12 +174,15 @@ pub fn worst_row(lcp: &Lcp, z: &[f64], w: &[f64], row_tol: f64) -> Option<RowChe
     };
     let mut worst: Option<RowCheck> = None;
     for i in 0..n {
-        let w_scale = (lcp.q()[i].abs() + mz[i]).max(row_abs[i] * row_floor);
-        let w_allowed = t * w_scale;
+        let data = lcp.q()[i].abs() + mz[i];
+        let w_scale = data.max(reach_up[i].max(reach_down[i]) / t);
+        let up_allowed = (t * data).max(reach_up[i]);
+        let down_allowed = (t * data).max(reach_down[i]);
+        let w_allowed = up_allowed.max(down_allowed);
         let z_allowed = t * y_max;
-        let negative_w = over(-w[i], w_allowed);
+        let negative_w = over(-w[i], up_allowed);
         let negative_z = over(-y[i], z_allowed);
-        let both_positive = over(y[i], z_allowed).min(over(w[i], w_allowed));
+        let both_positive = over(y[i], z_allowed).min(over(w[i], down_allowed));
         let ratio = negative_w.max(negative_z).max(both_positive);
         let violation = z[i].min(w[i]).abs();
         let allowed = if ratio > 0.0 && ratio.is_finite() { violation / ratio } else { w_allowed };
@@ -254,6 +265,30 @@ mod tests {
         let row = worst_row(&lcp, &z, &w, t).expect("n > 0");
         assert!(!row.holds());
         assert_eq!(row.row, 0);
+    }
+
+    #[test]
+    fn issue_14_fuzz_the_floor_cannot_lift_a_row_z_cannot_lift() {
+        // Found by the `solvers` fuzz target (verification/tests/data/
+        // fuzz_solvers_diag_negative.bin): M = diag(8.6e87, -1.01e61), q = (-1, -1e-17) has
+        // no solution (row 2: w_2 = -1.01e61 z_2 - 1e-17 < 0 for every z_2 >= 0), yet
+        // z = (1/8.6e87, 0) passed: row 2's floor, (|M| C^-1 e)_2 |Cz|_inf = 1, allowed
+        // w_2 = -1e-17. Only a rise of z_2 could lift w_2 and M_22 < 0 turns it down, so the
+        // floor that may excuse a negative w_i is what z >= 0 can actually lift it by.
+        let lcp =
+            Lcp::from_dense_rows(&[vec![8.6e87, 0.0], vec![0.0, -1.01e61]], vec![-1.0, -1e-17])
+                .expect("valid");
+        let z = [1.0 / 8.6e87, 0.0];
+        let (w, _) = evaluate(&lcp, &z);
+        let row = worst_row(&lcp, &z, &w, 1e-8).expect("n > 0");
+        assert!(!row.holds());
+        assert_eq!(row.row, 1);
+        // With M_22 > 0 a rise of z_2 lifts w_2, and the same z is within the floor.
+        let lcp =
+            Lcp::from_dense_rows(&[vec![8.6e87, 0.0], vec![0.0, 1.01e61]], vec![-1.0, -1e-17])
+                .expect("valid");
+        let (w, _) = evaluate(&lcp, &z);
+        assert!(worst_row(&lcp, &z, &w, 1e-8).expect("n > 0").holds());
     }
 
     #[test]

@@ -340,6 +340,53 @@ impl Lcp {
         c
     }
 
+    /// How far a perturbation of z within a per-column budget can move each w_i = (M z)_i + q_i
+    /// up (`inc`) and down (`dec`), keeping z >= 0: z_j may rise by `scale / c_j` and fall by
+    /// min(z_j, scale / c_j), so an entry M_ij > 0 adds |M_ij| / c_j scale to `inc` and
+    /// |M_ij| min(z_j, scale / c_j) to `dec`, and an entry M_ij < 0 the other way round.
+    pub fn perturbation_reach(
+        &self,
+        c: &[f64],
+        z: &[f64],
+        scale: f64,
+        inc: &mut [f64],
+        dec: &mut [f64],
+    ) {
+        debug_assert_eq!(c.len(), self.n());
+        inc.iter_mut().for_each(|v| *v = 0.0);
+        dec.iter_mut().for_each(|v| *v = 0.0);
+        let mut add = |i: usize, j: usize, v: f64| {
+            if v == 0.0 {
+                return;
+            }
+            let full = v.abs() / c[j] * scale;
+            let limited = v.abs() * z[j].max(0.0).min(scale / c[j]);
+            if v > 0.0 {
+                inc[i] += full;
+                dec[i] += limited;
+            } else {
+                inc[i] += limited;
+                dec[i] += full;
+            }
+        };
+        match &self.m {
+            Matrix::Dense(d) => {
+                for j in 0..self.n() {
+                    for (i, &v) in d.col(j).iter().enumerate() {
+                        add(i, j, v);
+                    }
+                }
+            }
+            Matrix::Sparse(s) => {
+                for i in 0..self.n() {
+                    for (&j, &v) in s.col_idx_of_row_raw(i).iter().zip(s.val_of_row(i)) {
+                        add(i, j, v);
+                    }
+                }
+            }
+        }
+    }
+
     /// y_i = sum_j |M_ij| / c_j over the stored entries with M_ij != 0 (each term at most 1
     /// when c is [`Lcp::column_abs_max`]); `c` must be positive where M has entries.
     pub fn abs_row_sums_over_columns(&self, c: &[f64], y: &mut [f64]) {

@@ -100,3 +100,19 @@ fn issue_14_the_floor_cannot_lift_a_row_that_z_cannot_lift() {
     assert!(m[0][1] == 0.0 && m[1][0] == 0.0 && m[1][1] < 0.0, "the reproducer's M: {m:?}");
     signorini_verification::fuzz::solvers(&data);
 }
+
+/// Found by `cargo xtask fuzz` (target `solvers`, 2026-12-03): `sgs` diverged on
+/// M = [[1.18, -75], [-1, 1e-12]], q = (0, -0.0039) and returned z = [NaN, NaN], which the
+/// driver's projection onto z >= 0 let through (NaN < 0 is false). Non-finite entries are now
+/// set to 0 with a note, and the status is decided from that z.
+#[test]
+fn issue_14_a_diverged_solver_returns_a_finite_nonnegative_z() {
+    let file = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/fuzz_solvers_sgs_nan.bin");
+    let data = std::fs::read(file).expect("reproducer");
+    let lcp = signorini_verification::fuzz::decode_problem(&data).expect("a problem");
+    let sgs = signorini_lcp::Registry::builtin().build("sgs").expect("registered");
+    let sol = sgs.solve(&lcp, &signorini_lcp::SolveOptions::default(), None).expect("runs");
+    assert!(sol.z.iter().all(|v| v.is_finite() && *v >= 0.0), "{:?}", sol.z);
+    assert_ne!(sol.status, signorini_lcp::Status::Solved, "{:?}", sol.note);
+    signorini_verification::fuzz::solvers(&data);
+}

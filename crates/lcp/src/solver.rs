@@ -446,12 +446,23 @@ fn finish(
         note = Some(format!("solver returned z of length {} for n = {n}", z.len()));
         z = vec![0.0; n];
     }
-    // z >= 0 exactly: a contact force is never negative, whatever the solver's round-off.
+    // z >= 0 exactly: a contact force is never negative, whatever the solver's round-off. A
+    // non-finite entry (a solver that diverged) becomes 0 too, and the note says so; the status
+    // is then decided from that z like any other.
+    let mut non_finite = 0usize;
     z.iter_mut().for_each(|v| {
-        if *v < 0.0 {
+        if !v.is_finite() {
+            non_finite += 1;
+            *v = 0.0
+        } else if *v < 0.0 {
             *v = 0.0
         }
     });
+    if non_finite > 0 && note.is_none() {
+        note = Some(format!(
+            "the solver returned {non_finite} non-finite entries of z; they were set to 0"
+        ));
+    }
     let (w, merit) = evaluate(lcp, &z);
     let row_tol = row_tolerance(ctx.tol, n);
     let row = worst_row(lcp, &z, &w, row_tol);

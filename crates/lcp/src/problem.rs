@@ -387,30 +387,6 @@ impl Lcp {
         }
     }
 
-    /// y_i = sum_j |M_ij| / c_j over the stored entries with M_ij != 0 (each term at most 1
-    /// when c is [`Lcp::column_abs_max`]); `c` must be positive where M has entries.
-    pub fn abs_row_sums_over_columns(&self, c: &[f64], y: &mut [f64]) {
-        debug_assert_eq!(c.len(), self.n());
-        debug_assert_eq!(y.len(), self.n());
-        let term = |v: f64, cj: f64| if v == 0.0 { 0.0 } else { v.abs() / cj };
-        match &self.m {
-            Matrix::Dense(d) => {
-                y.iter_mut().for_each(|v| *v = 0.0);
-                for (j, &cj) in c.iter().enumerate() {
-                    for (yi, &mij) in y.iter_mut().zip(d.col(j).iter()) {
-                        *yi += term(mij, cj);
-                    }
-                }
-            }
-            Matrix::Sparse(s) => {
-                for (i, yi) in y.iter_mut().enumerate() {
-                    let cols = s.col_idx_of_row_raw(i);
-                    *yi = cols.iter().zip(s.val_of_row(i)).map(|(&j, &v)| term(v, c[j])).sum();
-                }
-            }
-        }
-    }
-
     /// y = M' x.
     pub fn mul_vec_transpose(&self, x: &[f64], y: &mut [f64]) {
         debug_assert_eq!(x.len(), self.n());

@@ -252,8 +252,9 @@ pub fn solvers(data: &[u8]) {
 
 /// The `solved` rule recomputed in plain loops (see [`solvers`] and
 /// `signorini_lcp::merit`): w_i >= -t S_i, and z_i <= t |z|_inf or w_i <= t S_i, with
-/// S_i = max(|q_i| + (|M||z|)_i, floor), the floor sign-aware (what z >= 0 within the budget
-/// can lift or lower w_i by), t = max(tol sqrt(n), 64 eps), plus this
+/// S_i = |q_i| + (|M||z|)_i, a negative w_i excused also when it holds at the lifted point z'
+/// (within the budget, z' >= 0) at that point's scale, a positive one beside z_i > 0 by what
+/// z >= 0 within the budget can lower it by, t = max(tol sqrt(n), 64 eps), plus this
 /// loop's own round-off and the underflow level below which a violation counts as 0; z and
 /// e are read in column units (y_j = z_j max_i |M_ij| / max_ij |M_ij|, e_j over the same).
 fn rows_hold(lcp: &Lcp, z: &[f64], tol: f64) -> bool {
@@ -274,24 +275,28 @@ fn rows_hold(lcp: &Lcp, z: &[f64], tol: f64) -> bool {
         let abs: f64 = (0..n).map(|j| (rows[i][j] * z[j]).abs()).sum();
         // What an error of t y_max in every y_j, keeping z >= 0, can lift (up) or lower
         // (down) w_i by: z_j may rise by s_j = t y_max big / c_j and fall by min(z_j, s_j).
-        let (mut up, mut down) = (0.0, 0.0);
+        // The lifted point z' (z_j risen where m_ij > 0, fallen where m_ij < 0, within the
+        // budget) is evaluated: w' and its scale are summed there.
+        let (mut down, mut w_up, mut s_up) = (0.0, q[i], q[i].abs());
         for j in 0..n {
             let m = rows[i][j];
             if m == 0.0 {
                 continue;
             }
-            let full = m.abs() / col[j] * (t * y_max * big);
-            let limited = m.abs() * z[j].min(t * y_max * big / col[j]);
-            if m > 0.0 {
-                (up, down) = (up + full, down + limited);
-            } else {
-                (up, down) = (up + limited, down + full);
-            }
+            let step = t * y_max * big / col[j];
+            let full = m.abs() * step;
+            let limited = m.abs() * z[j].min(step);
+            let lifted = if m > 0.0 { z[j] + step } else { z[j] - z[j].min(step) };
+            w_up += m * lifted;
+            s_up += m.abs() * lifted;
+            down += if m > 0.0 { limited } else { full };
         }
         let data = q[i].abs() + abs;
         // Plus this loop's round-off, and the documented underflow level 2^-1022 / eps.
-        let slack = 4.0 * f64::EPSILON * data.max(up).max(down) + f64::MIN_POSITIVE / f64::EPSILON;
-        let w_ok = w >= -((t * data).max(up) + slack);
+        let tiny = f64::MIN_POSITIVE / f64::EPSILON;
+        let slack = 4.0 * f64::EPSILON * data.max(down) + tiny;
+        let w_ok =
+            w >= -(t * data + slack) || w_up >= -(t * s_up + 4.0 * f64::EPSILON * s_up + tiny);
         let complementary = y[i] <= t * y_max + f64::MIN_POSITIVE / f64::EPSILON
             || w <= (t * data).max(down) + slack;
         z[i] >= 0.0 && w_ok && complementary

@@ -101,6 +101,24 @@ fn issue_14_the_floor_cannot_lift_a_row_that_z_cannot_lift() {
     signorini_verification::fuzz::solvers(&data);
 }
 
+/// Found by `cargo xtask fuzz` (target `solvers`, 2026-12-03): on M = [[0, -3.9e-13],
+/// [33, 3e-96]], q = (-8.5e-85, -85.3), which has no solution, `newton-fb`'s answer passed the
+/// row test while `enum` proved `no_solution`: w_1 = -3.9e-13 z_2 lost q_1 in rounding and the
+/// lift bound 3.9e-13 z_2 excused exactly that. The lift is now carried out (w' and its scale
+/// summed at the lifted point, where w'_1 = q_1), so the answer is not `solved`.
+#[test]
+fn issue_14_a_q_lost_in_rounding_is_not_excused_by_the_lift() {
+    let file = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/fuzz_solvers_lifted_row.bin");
+    let data = std::fs::read(file).expect("reproducer");
+    let lcp = signorini_verification::fuzz::decode_problem(&data).expect("a problem");
+    let m = lcp.dense_rows();
+    assert!(m[0][0] == 0.0 && m[0][1] < 0.0 && lcp.q()[0] < 0.0, "the reproducer: {m:?}");
+    let newton = signorini_lcp::Registry::builtin().build("newton-fb").expect("registered");
+    let sol = newton.solve(&lcp, &signorini_lcp::SolveOptions::default(), None).expect("runs");
+    assert_ne!(sol.status, signorini_lcp::Status::Solved, "z = {:?}", sol.z);
+    signorini_verification::fuzz::solvers(&data);
+}
+
 /// Found by `cargo xtask fuzz` (target `solvers`, 2026-12-03): `sgs` diverged on
 /// M = [[1.18, -75], [-1, 1e-12]], q = (0, -0.0039) and returned z = [NaN, NaN], which the
 /// driver's projection onto z >= 0 let through (NaN < 0 is false). Non-finite entries are now

@@ -89,7 +89,7 @@ impl LcpSolver for BruteForce {
 
 fn context() -> Context {
     let mut r = Registry::empty();
-    r.register("enum", "test-local brute force", &[], |_| Ok(Box::new(BruteForce)));
+    r.register("enum", "test-local brute force", Vec::new(), |_| Ok(Box::new(BruteForce)));
     Context::new(r)
 }
 

@@ -159,7 +159,7 @@ fn main() {
 /// analysis, a numeric Cholesky factorisation, a solve, a matvec, and the same for the
 /// unsymmetric sparse LU of `JacobianSystem`; prints nnz of the input and of L.
 fn profile(lcp: &signorini_lcp::Lcp, repeats: usize) {
-    use signorini_lcp::algorithms::jacobian_system::{
+    use signorini_lcp::linalg::jacobian_system::{
         FillOrdering, JacobianSystem, KrylovSettings, LinearSolver, PrincipalCholesky,
     };
     use signorini_lcp::SolveContext;

@@ -98,6 +98,7 @@ pub fn run(args: &FcArgs) -> Result<Done, CliError> {
     let solver = FcRegistry::builtin()
         .build(&args.solver)
         .map_err(|e| CliError(format!("--solver {}: {e}", args.solver)))?;
+    crate::solve::check_spec_agrees(&args.solver, &solver.preset(), &options)?;
     let problem = read_fc_problem(&args.file, args.format)?;
     let warm = match &args.warm_start {
         Some(path) => Some(read_fc_warm_start(path)?),

@@ -127,6 +127,38 @@ pub(crate) fn build_solver(spec: &str) -> Result<Box<dyn LcpSolver>, CliError> {
     registry.build(&chosen).map_err(|e| CliError(format!("--solver {spec}: {e}")))
 }
 
+/// Refuses a flag (`--tol`, `--max-iter`, `--time-limit`) beside a spec string that sets the
+/// same key to another value: the spec would win (signorini-lcp's precedence), so the flag
+/// would be silently ignored.
+pub(crate) fn check_spec_agrees(
+    spec: &str,
+    preset: &SolveOptions,
+    flags: &SolveOptions,
+) -> Result<(), CliError> {
+    let conflict = |key: &str, flag: &str, a: String, b: String| {
+        CliError(format!(
+            "{flag} {b} and --solver {spec} (which sets {key}={a}) disagree; give the value once"
+        ))
+    };
+    if let (Some(a), Some(b)) = (preset.tol, flags.tol) {
+        if a != b {
+            return Err(conflict("tol", "--tol", a.to_string(), b.to_string()));
+        }
+    }
+    if let (Some(a), Some(b)) = (preset.max_iter, flags.max_iter) {
+        if a != b {
+            return Err(conflict("max_iter", "--max-iter", a.to_string(), b.to_string()));
+        }
+    }
+    if let (Some(a), Some(b)) = (preset.time_limit, flags.time_limit) {
+        if a != b {
+            let (a, b) = (a.as_secs_f64().to_string(), b.as_secs_f64().to_string());
+            return Err(conflict("time_limit", "--time-limit", a, b));
+        }
+    }
+    Ok(())
+}
+
 fn options(args: &SolveArgs) -> Result<SolveOptions, CliError> {
     let time_limit = match args.time_limit {
         None => None,
@@ -156,6 +188,7 @@ pub fn run(args: &SolveArgs) -> Result<Done, CliError> {
     let options = options(args)?;
     let lcp = read_problem(&args.file, args.format, args.max_input_size)?;
     let solver = build_solver(&args.solver)?;
+    check_spec_agrees(&args.solver, &solver.preset(), &options)?;
     let warm = match &args.warm_start {
         Some(path) => {
             let z = formats::read_warm_start(path)?;

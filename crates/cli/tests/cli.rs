@@ -147,6 +147,25 @@ fn bad_input_exits_two_with_one_line() {
         &["solve", &data("lcp_deudeu.dat"), "--solver", SOLVER, "--time-limit", "nan"],
         &["time-limit"],
     );
+    // One value per key: a flag beside a spec string that sets the key otherwise is refused
+    // (the spec would win and the flag would be silently ignored); the same value is fine.
+    assert_bad_input(
+        &["solve", &data("lcp_deudeu.dat"), "--solver", "lemke:tol=1e-9", "--tol", "1e-6"],
+        &["--tol", "tol=1e-9", "disagree"],
+    );
+    assert_bad_input(
+        &["solve", &data("lcp_deudeu.dat"), "--solver", "pgs:max_iter=5", "--max-iter", "7"],
+        &["--max-iter", "max_iter=5"],
+    );
+    let same = signorini(&[
+        "solve",
+        &data("lcp_deudeu.dat"),
+        "--solver",
+        "lemke:tol=1e-9",
+        "--tol",
+        "1e-9",
+    ]);
+    assert!(same.status.code().is_some_and(|c| c < 2), "{}", stderr(&same));
     assert_bad_input(&["solve", &data("lcp_deudeu.dat"), "--format", "xml"], &["xml"]);
     assert_bad_input(
         &["convert", &data("lcp_deudeu.dat"), tmp("out.unknown").to_str().expect("utf8")],

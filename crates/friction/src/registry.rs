@@ -2,10 +2,10 @@
 //! (`name:key=value,...`, e.g. `nsgs:local=proj,omega=1.2`) and its typed parameters
 //! ([`SolverParams`], [`ParamDoc`]) reused, not copied.
 
-use signorini_lcp::registry::parse_spec;
-use signorini_lcp::{ParamDoc, SolverParams, SpecError};
+use signorini_lcp::registry::{parse_spec, COMMON_KEYS};
+use signorini_lcp::{ParamDoc, Preset, SolverParams, SpecError};
 
-use crate::solver::FcSolver;
+use crate::solver::{FcPreset, FcSolver};
 
 /// Builds a boxed solver from parsed `key=value` pairs.
 pub type FcBuilder = fn(&[(String, String)]) -> Result<Box<dyn FcSolver>, SpecError>;
@@ -49,18 +49,13 @@ impl FcRegistry {
 
     /// Adds (or replaces) a solver whose parameters implement [`SolverParams`].
     pub fn register_params<P: SolverParams>(&mut self, summary: &str, builder: FcBuilder) {
-        self.register(P::SOLVER, summary, P::KEYS, builder);
+        self.register(P::SOLVER, summary, P::keys(), builder);
     }
 
     /// Adds (or replaces) a solver under `name`.
-    pub fn register(&mut self, name: &str, summary: &str, keys: &[ParamDoc], builder: FcBuilder) {
+    pub fn register(&mut self, name: &str, summary: &str, keys: Vec<ParamDoc>, builder: FcBuilder) {
         self.entries.retain(|e| e.name != name);
-        self.entries.push(FcEntry {
-            name: name.into(),
-            summary: summary.into(),
-            keys: keys.to_vec(),
-            builder,
-        });
+        self.entries.push(FcEntry { name: name.into(), summary: summary.into(), keys, builder });
     }
 
     /// Registered names, in registration order.
@@ -76,9 +71,28 @@ impl FcRegistry {
     /// Builds the solver a spec string names.
     pub fn build(&self, spec: &str) -> Result<Box<dyn FcSolver>, SpecError> {
         let (name, pairs) = parse_spec(spec)?;
-        match self.entries.iter().find(|e| e.name == name) {
-            Some(e) => (e.builder)(&pairs),
-            None => Err(SpecError::UnknownSolver { name, valid: self.names().join(", ") }),
+        let Some(e) = self.entries.iter().find(|e| e.name == name) else {
+            return Err(SpecError::UnknownSolver { name, valid: self.names().join(", ") });
+        };
+        let (options, rest) = Preset::<()>::parse_common(&name, &pairs)?;
+        if let Some((k, _)) = rest.iter().find(|(k, _)| !e.keys.iter().any(|d| d.key == k)) {
+            return Err(SpecError::UnknownKey {
+                solver: name.clone(),
+                key: k.clone(),
+                valid: e
+                    .keys
+                    .iter()
+                    .map(|d| d.key)
+                    .chain(COMMON_KEYS.iter().map(|(k, _)| *k))
+                    .collect::<Vec<_>>()
+                    .join(", "),
+            });
+        }
+        let solver = (e.builder)(&rest)?;
+        if options == signorini_lcp::SolveOptions::default() {
+            Ok(solver)
+        } else {
+            Ok(Box::new(FcPreset { solver, options }))
         }
     }
 }

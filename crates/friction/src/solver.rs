@@ -145,6 +145,17 @@ pub trait FcSolver: Send + Sync {
     /// Default iteration limit for this problem.
     fn default_max_iter(&self, problem: &FcProblem) -> usize;
 
+    /// Options fixed by the spec string (`tol`, `max_iter`, `time_limit`); they win over the
+    /// caller's options, which win over the defaults (signorini-lcp's precedence).
+    fn preset(&self) -> SolveOptions {
+        SolveOptions::default()
+    }
+
+    /// Checks the parameters; the driver calls it before [`FcSolver::run`].
+    fn validate(&self) -> Result<(), SolveError> {
+        Ok(())
+    }
+
     /// The algorithm's loop; its claims are checked by the driver.
     fn run(&self, problem: &FcProblem, ctx: &mut FcContext<'_>) -> Result<FcOutcome, SolveError>;
 
@@ -169,8 +180,78 @@ impl<S: FcSolver + ?Sized> FcSolver for Box<S> {
     fn default_max_iter(&self, problem: &FcProblem) -> usize {
         (**self).default_max_iter(problem)
     }
+    fn preset(&self) -> SolveOptions {
+        (**self).preset()
+    }
+    fn validate(&self) -> Result<(), SolveError> {
+        (**self).validate()
+    }
     fn run(&self, problem: &FcProblem, ctx: &mut FcContext<'_>) -> Result<FcOutcome, SolveError> {
         (**self).run(problem, ctx)
+    }
+}
+
+/// A solver with options fixed by its spec string (`nsgs:omega=1.2,tol=1e-10`): the registry
+/// wraps a built solver in it when the spec names any of signorini-lcp's common keys.
+#[derive(Debug, Clone)]
+pub struct FcPreset<S> {
+    /// The solver.
+    pub solver: S,
+    /// What the spec string set (only `tol`, `max_iter`, `time_limit` are read).
+    pub options: SolveOptions,
+}
+
+impl<S: FcSolver> FcSolver for FcPreset<S> {
+    fn name(&self) -> String {
+        let inner = signorini_lcp::Preset { solver: (), options: self.options.clone() };
+        let mut name = self.solver.name();
+        let suffix = inner.common_pairs();
+        if !suffix.is_empty() {
+            name.push(if name.contains(':') { ',' } else { ':' });
+            name.push_str(&suffix.join(","));
+        }
+        name
+    }
+    fn default_tol(&self) -> f64 {
+        self.solver.default_tol()
+    }
+    fn default_max_iter(&self, problem: &FcProblem) -> usize {
+        self.solver.default_max_iter(problem)
+    }
+    fn preset(&self) -> SolveOptions {
+        let inner = self.solver.preset();
+        SolveOptions {
+            tol: self.options.tol.or(inner.tol),
+            max_iter: self.options.max_iter.or(inner.max_iter),
+            time_limit: self.options.time_limit.or(inner.time_limit),
+            ..inner
+        }
+    }
+    fn validate(&self) -> Result<(), SolveError> {
+        self.solver.validate()
+    }
+    fn run(&self, problem: &FcProblem, ctx: &mut FcContext<'_>) -> Result<FcOutcome, SolveError> {
+        self.solver.run(problem, ctx)
+    }
+    /// The inner solver's own `solve` (so `auto` keeps its stages) with the preset merged
+    /// over the caller's options.
+    fn solve(
+        &self,
+        problem: &FcProblem,
+        options: &SolveOptions,
+        warm_start: Option<&[f64]>,
+    ) -> Result<FcSolution, SolveError> {
+        let merged = SolveOptions {
+            tol: self.options.tol.or(options.tol),
+            max_iter: self.options.max_iter.or(options.max_iter),
+            time_limit: self.options.time_limit.or(options.time_limit),
+            ..options.clone()
+        };
+        let mut sol = self.solver.solve(problem, &merged, warm_start)?;
+        if sol.solver == self.solver.name() {
+            sol.solver = self.name();
+        }
+        Ok(sol)
     }
 }
 
@@ -196,6 +277,9 @@ pub fn solve<S: FcSolver + ?Sized>(
     warm_start: Option<&[f64]>,
 ) -> Result<FcSolution, SolveError> {
     validate_options(options)?;
+    solver.validate()?;
+    let preset = solver.preset();
+    validate_options(&preset)?;
     let n = problem.n();
     if let Some(r0) = warm_start {
         if r0.len() != n {
@@ -211,10 +295,13 @@ pub fn solve<S: FcSolver + ?Sized>(
         }
     }
     let mut ctx = FcContext {
-        tol: options.tol.unwrap_or_else(|| solver.default_tol()),
-        max_iter: options.max_iter.unwrap_or_else(|| solver.default_max_iter(problem)),
+        tol: preset.tol.or(options.tol).unwrap_or_else(|| solver.default_tol()),
+        max_iter: preset
+            .max_iter
+            .or(options.max_iter)
+            .unwrap_or_else(|| solver.default_max_iter(problem)),
         warm_start,
-        time_limit: options.time_limit,
+        time_limit: preset.time_limit.or(options.time_limit),
         start: Instant::now(),
         history_every: options.history_every,
         history: Vec::new(),

@@ -28,12 +28,14 @@
 //! included), and the readers cap their input ([`formats::DEFAULT_MAX_INPUT_BYTES`]).
 
 pub mod algorithms;
-mod dense_lu;
+pub mod auto;
 pub mod diagnostics;
 pub mod formats;
 pub mod generate;
+pub mod linalg;
 pub mod memory;
 pub mod merit;
+pub mod params;
 pub mod problem;
 pub mod registry;
 pub mod solver;
@@ -48,9 +50,11 @@ pub struct ReadmeDoctests;
 pub use formats::{read_problem, write_problem, Format, FormatError, FormatErrorKind};
 pub use memory::{MemoryError, DEFAULT_MEMORY_BUDGET};
 pub use merit::{evaluate, worst_row, Merit, RowCheck};
+pub use params::{ParamDoc, ParamValue, SolverParams, SpecError};
 pub use problem::{Lcp, Matrix, ProblemError};
-pub use registry::{solver_from_spec, ParamDoc, Registry, SolverParams, SpecError};
+pub use registry::{solver_from_spec, Registry};
 pub use solver::{
-    run_solver, HistoryEntry, LcpSolver, Outcome, Solution, SolveContext, SolveError, SolveOptions,
+    run_solver, Entry, HistoryEntry, LcpSolver, Outcome, Preset, Solution, SolveContext,
+    SolveError, SolveOptions,
 };
 pub use status::{verify_farkas, Certificate, FarkasError, Status};

@@ -30,6 +30,13 @@
 //! a positive z_i is what it can lower it by ([`Lcp::perturbation_reach`]). Found by fuzzing:
 //! M = diag(8.6e87, -1.01e61), q = (-1, -1e-17) has no solution, but with z = (1/8.6e87, 0)
 //! the unsigned floor of row 2 was 1 and excused w_2 = -1e-17, which no z_2 >= 0 can lift.
+//! The lift of a negative w_i is not added as a bound but carried out: w_i passes when it
+//! holds at z (w_i >= -t S_i) or at the lifted point z' (z_j risen where M_ij > 0, fallen
+//! where M_ij < 0, within the budget), w'_i >= -t S'_i with S'_i = |q_i| + (|M| z')_i, both
+//! summed at z' ([`Lcp::lifted_rows`]). Found by fuzzing: M = [[0, -3.9e-13], [33, 3e-96]],
+//! q = (-8.5e-85, -85.3) has no solution, but at z_2 ~ 1e-10 the sum w_1 = -3.9e-13 z_2
+//! loses q_1 in rounding, and a bound equal to 3.9e-13 z_2 excused it; at z' (z_2 = 0)
+//! w'_1 = q_1 = -S'_1 fails.
 //!
 //! t is floored at [`ROUNDOFF_ROWS`] eps. The floor (|M| e)_i ‖z‖_∞ lets a degenerate row
 //! (exact z_i = w_i = 0, a contact touching without load) carry the noise of a z that is
@@ -90,6 +97,18 @@ impl Merit {
 /// Recomputes w = Mz + q and the merit of z.
 pub fn evaluate(lcp: &Lcp, z: &[f64]) -> (Vec<f64>, Merit) {
     let w = lcp.w_of(z);
+    let merit = Merit::from_zw(lcp, z, &w);
+    (w, merit)
+}
+
+/// [`evaluate`] without counting the product in [`Lcp::products`]: the driver's own
+/// recomputation of w from the returned z, and the history it records.
+pub(crate) fn evaluate_uncounted(lcp: &Lcp, z: &[f64]) -> (Vec<f64>, Merit) {
+    let mut w = vec![0.0; lcp.n()];
+    lcp.mul_vec_uncounted(z, &mut w);
+    for (wi, qi) in w.iter_mut().zip(lcp.q()) {
+        *wi += qi;
+    }
     let merit = Merit::from_zw(lcp, z, &w);
     (w, merit)
 }
@@ -162,6 +181,9 @@ pub fn worst_row(lcp: &Lcp, z: &[f64], w: &[f64], row_tol: f64) -> Option<RowChe
     // negative w_i) and down (to bring a positive w_i to 0 where z_i > 0).
     let (mut reach_up, mut reach_down) = (vec![0.0; n], vec![0.0; n]);
     lcp.perturbation_reach(&c, z, t * y_max * fallback, &mut reach_up, &mut reach_down);
+    // The same lift carried out: row i at the point within the budget where w_i is largest.
+    let (mut w_up, mut s_up) = (vec![0.0; n], vec![0.0; n]);
+    lcp.lifted_rows(&c, z, t * y_max * fallback, &mut w_up, &mut s_up);
     // x / a with 0 / 0 = 0, x / 0 = inf, non-finite = inf; below UNDERFLOW, 0.
     let over = |x: f64, a: f64| -> f64 {
         if !(x.is_finite() && a.is_finite()) {
@@ -176,11 +198,12 @@ pub fn worst_row(lcp: &Lcp, z: &[f64], w: &[f64], row_tol: f64) -> Option<RowChe
     for i in 0..n {
         let data = lcp.q()[i].abs() + mz[i];
         let w_scale = data.max(reach_up[i].max(reach_down[i]) / t);
-        let up_allowed = (t * data).max(reach_up[i]);
         let down_allowed = (t * data).max(reach_down[i]);
-        let w_allowed = up_allowed.max(down_allowed);
+        let w_allowed = (t * data).max(reach_up[i]).max(down_allowed);
         let z_allowed = t * y_max;
-        let negative_w = over(-w[i], up_allowed);
+        // A negative w_i holds at its own scale here, or at the lifted point at that point's
+        // scale (evaluated there, not bounded: a q_i lost in the rounding of (M z)_i counts).
+        let negative_w = over(-w[i], t * data).min(over(-w_up[i], t * s_up[i]));
         let negative_z = over(-y[i], z_allowed);
         let both_positive = over(y[i], z_allowed).min(over(w[i], down_allowed));
         let ratio = negative_w.max(negative_z).max(both_positive);
@@ -191,6 +214,21 @@ pub fn worst_row(lcp: &Lcp, z: &[f64], w: &[f64], row_tol: f64) -> Option<RowChe
         }
     }
     worst
+}
+
+/// ||min(z, w)||_2, the numerator of the merit (without its scaling).
+pub fn min_map_norm(z: &[f64], w: &[f64]) -> f64 {
+    z.iter().zip(w).map(|(&a, &b)| a.min(b).powi(2)).sum::<f64>().sqrt()
+}
+
+/// The merit's normalisation: ||q||_2, or 1 when ||q||_2 <= eps.
+pub fn merit_scale(lcp: &Lcp) -> f64 {
+    let s = norm2(lcp.q());
+    if s <= f64::EPSILON {
+        1.0
+    } else {
+        s
+    }
 }
 
 #[cfg(test)]
@@ -287,6 +325,36 @@ mod tests {
         let lcp =
             Lcp::from_dense_rows(&[vec![8.6e87, 0.0], vec![0.0, 1.01e61]], vec![-1.0, -1e-17])
                 .expect("valid");
+        let (w, _) = evaluate(&lcp, &z);
+        assert!(worst_row(&lcp, &z, &w, 1e-8).expect("n > 0").holds());
+    }
+
+    #[test]
+    fn issue_14_fuzz_a_q_lost_in_rounding_is_not_excused_by_the_lift() {
+        // Found by the `solvers` fuzz target (verification/tests/data/
+        // fuzz_solvers_lifted_row.bin): M = [[0, -3.9e-13], [33, 3e-96]],
+        // q = (-8.5e-85, -85.3) has no solution (w_1 = -3.9e-13 z_2 - 8.5e-85 < 0 for every
+        // z_2 >= 0), yet newton-fb's z passed: in floating point w_1 = -3.9e-13 z_2 (q_1 is
+        // below its rounding), and the lift bound, a fall of z_2 times 3.9e-13, equalled it.
+        // At the lifted point itself (z_2 = 0) w'_1 = q_1 = -S'_1.
+        let q = vec![-8.53359375e-85, -85.3359375];
+        let lcp =
+            Lcp::from_dense_rows(&[vec![0.0, -3.90625e-13], vec![33.0, 3e-96]], q).expect("valid");
+        for z2 in [1e-10, 1e-14, 1e-20] {
+            let z = [85.3359375 / 33.0, z2];
+            let (w, _) = evaluate(&lcp, &z);
+            assert_eq!(w[0], -3.90625e-13 * z2, "q_1 is lost in the rounding of w_1");
+            let row = worst_row(&lcp, &z, &w, 1e-8).expect("n > 0");
+            assert!(!row.holds(), "z_2 = {z2}: {row:?}");
+            assert_eq!(row.row, 0);
+        }
+        // Where the lift is real (q_1 = 0 and z_2 in the budget) the same z holds.
+        let lcp = Lcp::from_dense_rows(
+            &[vec![0.0, -3.90625e-13], vec![33.0, 3e-96]],
+            vec![0.0, -85.3359375],
+        )
+        .expect("valid");
+        let z = [85.3359375 / 33.0, 1e-10];
         let (w, _) = evaluate(&lcp, &z);
         assert!(worst_row(&lcp, &z, &w, 1e-8).expect("n > 0").holds());
     }

@@ -107,11 +107,23 @@ impl Matrix {
     }
 }
 
+/// How many products with M or M' a problem has performed ([`Lcp::products`]). A clone
+/// starts again from zero.
+#[derive(Debug, Default)]
+struct Products(std::sync::atomic::AtomicUsize);
+
+impl Clone for Products {
+    fn clone(&self) -> Self {
+        Self::default()
+    }
+}
+
 /// A validated LCP(M, q): M square, q of matching size, every entry finite.
 #[derive(Debug, Clone)]
 pub struct Lcp {
     m: Matrix,
     q: Vec<f64>,
+    products: Products,
     /// Optional name (file stem, registry id).
     pub name: Option<String>,
     /// Optional provenance (citation, origin file).
@@ -153,7 +165,7 @@ impl Lcp {
                 }
             }
         }
-        Ok(Self { m, q, name: None, source: None })
+        Ok(Self { m, q, products: Products::default(), name: None, source: None })
     }
 
     /// Dense problem from rows of M (rows are rows).
@@ -268,8 +280,22 @@ impl Lcp {
         (0..self.n()).map(|i| self.get(i, i)).collect()
     }
 
-    /// y = M x.
+    /// Products with M or M' performed through [`Lcp::mul_vec`] and
+    /// [`Lcp::mul_vec_transpose`] since the problem was built (any caller, any thread): an
+    /// independent count against which the counters a solver reports are tested. The driver's
+    /// own recomputation of w and the checks of certificates are not counted.
+    pub fn products(&self) -> usize {
+        self.products.0.load(std::sync::atomic::Ordering::Relaxed)
+    }
+
+    /// y = M x (counted in [`Lcp::products`]).
     pub fn mul_vec(&self, x: &[f64], y: &mut [f64]) {
+        self.products.0.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        self.mul_vec_uncounted(x, y);
+    }
+
+    /// y = M x, not counted (the driver's recomputation and diagnostics).
+    pub(crate) fn mul_vec_uncounted(&self, x: &[f64], y: &mut [f64]) {
         debug_assert_eq!(x.len(), self.n());
         debug_assert_eq!(y.len(), self.n());
         match &self.m {
@@ -387,8 +413,58 @@ impl Lcp {
         }
     }
 
-    /// y = M' x.
+    /// Each row at the point its negative w_i is judged at by the row test: z_j rises by
+    /// `scale / c_j` where M_ij > 0 and falls by min(z_j, `scale / c_j`) where M_ij < 0 (the
+    /// point within the budget, z >= 0, where w_i is largest). Writes w'_i = q_i + (M z')_i to
+    /// `w_up` and its scale |q_i| + (|M| z')_i to `s_up`, both summed at z' directly rather
+    /// than as w_i plus a bound, so a q_i below the rounding of (M z)_i is not lost.
+    pub fn lifted_rows(
+        &self,
+        c: &[f64],
+        z: &[f64],
+        scale: f64,
+        w_up: &mut [f64],
+        s_up: &mut [f64],
+    ) {
+        debug_assert_eq!(c.len(), self.n());
+        w_up.copy_from_slice(&self.q);
+        s_up.iter_mut().zip(&self.q).for_each(|(s, q)| *s = q.abs());
+        let mut add = |i: usize, j: usize, v: f64| {
+            if v == 0.0 {
+                return;
+            }
+            let zj = z[j].max(0.0);
+            let step = scale / c[j];
+            let lifted = if v > 0.0 { zj + step } else { zj - zj.min(step) };
+            w_up[i] += v * lifted;
+            s_up[i] += v.abs() * lifted;
+        };
+        match &self.m {
+            Matrix::Dense(d) => {
+                for j in 0..self.n() {
+                    for (i, &v) in d.col(j).iter().enumerate() {
+                        add(i, j, v);
+                    }
+                }
+            }
+            Matrix::Sparse(s) => {
+                for i in 0..self.n() {
+                    for (&j, &v) in s.col_idx_of_row_raw(i).iter().zip(s.val_of_row(i)) {
+                        add(i, j, v);
+                    }
+                }
+            }
+        }
+    }
+
+    /// y = M' x (counted in [`Lcp::products`]).
     pub fn mul_vec_transpose(&self, x: &[f64], y: &mut [f64]) {
+        self.products.0.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        self.mul_vec_transpose_uncounted(x, y);
+    }
+
+    /// y = M' x, not counted (certificate checks).
+    pub(crate) fn mul_vec_transpose_uncounted(&self, x: &[f64], y: &mut [f64]) {
         debug_assert_eq!(x.len(), self.n());
         debug_assert_eq!(y.len(), self.n());
         match &self.m {

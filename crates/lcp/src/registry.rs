@@ -1,188 +1,27 @@
 //! Solvers by name: `name` or `name:key=value,key=value`, e.g. `lemke`, `pgs:omega=1.3,max_iter=500`.
 //!
-//! The built-in registry lists every algorithm of this crate; [`Registry::register`] adds solvers
-//! written elsewhere (any type implementing [`LcpSolver`]) so studies, time steppers and the CLI
-//! select them by the same strings.
+//! The built-in registry lists every algorithm of this crate ([`crate::algorithms::entries`])
+//! and `auto`, which composes them; [`Registry::register`] adds solvers written elsewhere (any
+//! type implementing [`LcpSolver`], described by an [`Entry`]) so studies, time steppers and
+//! the CLI select them by the same strings. The keys every solver shares
+//! ([`COMMON_KEYS`]: `tol`, `max_iter`, `time_limit`) are taken out
+//! here and become the built solver's preset ([`Preset`]); the rest go to the solver's own
+//! parameters. Precedence is documented on [`SolveOptions`](crate::SolveOptions).
+//!
+//! This module is the top of the crate's layering: it imports the algorithms and `auto`;
+//! nothing below imports it.
+
+pub use crate::params::{
+    canonical_name, parse_spec, ParamDoc, ParamValue, SolverParams, SpecError, COMMON_KEYS,
+};
+pub use crate::solver::{Builder, Entry, Preset};
 
 use crate::solver::LcpSolver;
-
-/// Why a solver spec could not be turned into a solver.
-#[derive(Debug, Clone, PartialEq, thiserror::Error)]
-pub enum SpecError {
-    /// No solver of that name.
-    #[error("unknown solver `{name}`; valid solvers: {valid}")]
-    UnknownSolver {
-        /// The name given.
-        name: String,
-        /// Comma-separated list of valid names.
-        valid: String,
-    },
-    /// A key the solver does not take.
-    #[error("solver `{solver}` has no parameter `{key}`; valid keys: {valid}")]
-    UnknownKey {
-        /// Solver name.
-        solver: String,
-        /// The key given.
-        key: String,
-        /// Comma-separated list of valid keys.
-        valid: String,
-    },
-    /// A value that does not parse or is out of range.
-    #[error("solver `{solver}`: {key} = `{value}`: {reason}")]
-    BadValue {
-        /// Solver name.
-        solver: String,
-        /// Key.
-        key: String,
-        /// Value as given.
-        value: String,
-        /// What is expected.
-        reason: String,
-    },
-    /// A `key=value` pair without `=`.
-    #[error("solver `{solver}`: `{pair}` is not of the form key=value")]
-    Malformed {
-        /// Solver name.
-        solver: String,
-        /// The offending text.
-        pair: String,
-    },
-}
-
-/// A parameter a solver accepts, with its documented default.
-#[derive(Debug, Clone, Copy)]
-pub struct ParamDoc {
-    /// Key in spec strings.
-    pub key: &'static str,
-    /// Default value as text.
-    pub default: &'static str,
-    /// One line of documentation.
-    pub doc: &'static str,
-}
-
-/// Typed parameters of one algorithm: `Default` gives the documented defaults, `set` parses one
-/// `key=value`, `validate` checks the whole set.
-pub trait SolverParams: Default + Clone {
-    /// Registry name of the solver these parameters belong to.
-    const SOLVER: &'static str;
-    /// Every key with its default and meaning.
-    const KEYS: &'static [ParamDoc];
-    /// Parses and sets one parameter.
-    fn set(&mut self, key: &str, value: &str) -> Result<(), SpecError>;
-    /// Checks the combination of parameters.
-    fn validate(&self) -> Result<(), SpecError> {
-        Ok(())
-    }
-
-    /// Parses `key=value` pairs onto the defaults.
-    fn from_pairs(pairs: &[(String, String)]) -> Result<Self, SpecError> {
-        let mut p = Self::default();
-        for (k, v) in pairs {
-            if !Self::KEYS.iter().any(|d| d.key == k) {
-                return Err(SpecError::UnknownKey {
-                    solver: Self::SOLVER.into(),
-                    key: k.clone(),
-                    valid: Self::KEYS.iter().map(|d| d.key).collect::<Vec<_>>().join(", "),
-                });
-            }
-            p.set(k, v)?;
-        }
-        p.validate()?;
-        Ok(p)
-    }
-
-    /// Error for a value that is out of range.
-    fn bad(key: &str, value: &str, reason: &str) -> SpecError {
-        SpecError::BadValue {
-            solver: Self::SOLVER.into(),
-            key: key.into(),
-            value: value.into(),
-            reason: reason.into(),
-        }
-    }
-
-    /// Parses a finite f64.
-    fn parse_f64(key: &str, value: &str) -> Result<f64, SpecError> {
-        match value.trim().parse::<f64>() {
-            Ok(v) if v.is_finite() => Ok(v),
-            _ => Err(Self::bad(key, value, "expected a finite number")),
-        }
-    }
-
-    /// Parses a finite f64 > 0.
-    fn parse_positive(key: &str, value: &str) -> Result<f64, SpecError> {
-        let v = Self::parse_f64(key, value)?;
-        if v > 0.0 {
-            Ok(v)
-        } else {
-            Err(Self::bad(key, value, "expected a number > 0"))
-        }
-    }
-
-    /// Parses an integer >= 1.
-    fn parse_count(key: &str, value: &str) -> Result<usize, SpecError> {
-        match value.trim().parse::<usize>() {
-            Ok(v) if v >= 1 => Ok(v),
-            _ => Err(Self::bad(key, value, "expected an integer >= 1")),
-        }
-    }
-
-    /// Parses `true` / `false`.
-    fn parse_bool(key: &str, value: &str) -> Result<bool, SpecError> {
-        match value.trim() {
-            "true" | "1" | "yes" => Ok(true),
-            "false" | "0" | "no" => Ok(false),
-            _ => Err(Self::bad(key, value, "expected true or false")),
-        }
-    }
-}
-
-/// Builds a boxed solver from parsed `key=value` pairs.
-pub type Builder = fn(&[(String, String)]) -> Result<Box<dyn LcpSolver>, SpecError>;
-
-/// One registry entry.
-#[derive(Clone)]
-pub struct Entry {
-    /// Name used in spec strings.
-    pub name: String,
-    /// One line: algorithm and the matrix class it is for.
-    pub summary: String,
-    /// Parameter documentation.
-    pub keys: Vec<ParamDoc>,
-    builder: Builder,
-}
-
-impl std::fmt::Debug for Entry {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Entry").field("name", &self.name).finish()
-    }
-}
 
 /// Maps solver names to builders.
 #[derive(Debug, Clone, Default)]
 pub struct Registry {
     entries: Vec<Entry>,
-}
-
-/// Splits `name:k=v,k=v` into the name and its pairs.
-pub fn parse_spec(spec: &str) -> Result<(String, Vec<(String, String)>), SpecError> {
-    let spec = spec.trim();
-    let (name, rest) = match spec.split_once(':') {
-        Some((n, r)) => (n.trim(), Some(r)),
-        None => (spec, None),
-    };
-    let mut pairs = Vec::new();
-    if let Some(rest) = rest {
-        for pair in rest.split(',').map(str::trim).filter(|p| !p.is_empty()) {
-            match pair.split_once('=') {
-                Some((k, v)) if !k.trim().is_empty() => {
-                    pairs.push((k.trim().to_string(), v.trim().to_string()))
-                }
-                _ => return Err(SpecError::Malformed { solver: name.into(), pair: pair.into() }),
-            }
-        }
-    }
-    Ok((name.to_string(), pairs))
 }
 
 impl Registry {
@@ -191,27 +30,34 @@ impl Registry {
         Self::default()
     }
 
-    /// Every solver of this crate.
+    /// Every solver of this crate, `auto` last.
     pub fn builtin() -> Self {
         let mut r = Self::empty();
-        crate::algorithms::register_all(&mut r);
+        for e in crate::algorithms::entries() {
+            r.add(e);
+        }
+        r.add(crate::auto::Auto::entry());
         r
     }
 
-    /// Adds (or replaces) a solver under `name`.
-    pub fn register(&mut self, name: &str, summary: &str, keys: &[ParamDoc], builder: Builder) {
-        self.entries.retain(|e| e.name != name);
-        self.entries.push(Entry {
-            name: name.into(),
-            summary: summary.into(),
-            keys: keys.to_vec(),
-            builder,
-        });
+    /// Adds (or replaces) a solver described by its entry.
+    pub fn add(&mut self, entry: Entry) {
+        self.entries.retain(|e| e.name != entry.name);
+        self.entries.push(entry);
     }
 
-    /// Adds a solver whose parameters implement [`SolverParams`].
-    pub fn register_params<P: SolverParams>(&mut self, summary: &str, builder: Builder) {
-        self.register(P::SOLVER, summary, P::KEYS, builder);
+    /// Adds (or replaces) a solver under `name` from its parts.
+    pub fn register(
+        &mut self,
+        name: &str,
+        summary: &str,
+        keys: Vec<ParamDoc>,
+        builder: impl Fn(&[(String, String)]) -> Result<Box<dyn LcpSolver>, SpecError>
+            + Send
+            + Sync
+            + 'static,
+    ) {
+        self.add(Entry::new(name, summary, keys, builder));
     }
 
     /// Registered names, in registration order.
@@ -224,12 +70,33 @@ impl Registry {
         &self.entries
     }
 
-    /// Builds the solver a spec string names.
+    /// Builds the solver a spec string names; the common keys become its preset.
     pub fn build(&self, spec: &str) -> Result<Box<dyn LcpSolver>, SpecError> {
         let (name, pairs) = parse_spec(spec)?;
-        match self.entries.iter().find(|e| e.name == name) {
-            Some(e) => (e.builder)(&pairs),
-            None => Err(SpecError::UnknownSolver { name, valid: self.names().join(", ") }),
+        let Some(e) = self.entries.iter().find(|e| e.name == name) else {
+            return Err(SpecError::UnknownSolver { name, valid: self.names().join(", ") });
+        };
+        let (options, rest) = Preset::<()>::parse_common(&name, &pairs)?;
+        for (k, _) in &rest {
+            if !e.keys.iter().any(|d| d.key == k) {
+                return Err(SpecError::UnknownKey {
+                    solver: name.clone(),
+                    key: k.clone(),
+                    valid: e
+                        .keys
+                        .iter()
+                        .map(|d| d.key)
+                        .chain(COMMON_KEYS.iter().map(|(k, _)| *k))
+                        .collect::<Vec<_>>()
+                        .join(", "),
+                });
+            }
+        }
+        let solver = (e.builder)(&rest)?;
+        if options == crate::SolveOptions::default() {
+            Ok(solver)
+        } else {
+            Ok(Box::new(Preset { solver, options }))
         }
     }
 }
@@ -239,13 +106,52 @@ pub fn solver_from_spec(spec: &str) -> Result<Box<dyn LcpSolver>, SpecError> {
     Registry::builtin().build(spec)
 }
 
-/// Formats a canonical name: the solver name followed by the parameters that differ from the
-/// defaults (`pairs` are key/value texts already rendered by the solver).
-pub fn canonical_name(solver: &str, pairs: &[(&str, String)]) -> String {
-    if pairs.is_empty() {
-        solver.to_string()
-    } else {
-        let body: Vec<String> = pairs.iter().map(|(k, v)| format!("{k}={v}")).collect();
-        format!("{solver}:{}", body.join(","))
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{Lcp, SolveOptions};
+
+    #[test]
+    fn common_keys_are_a_preset_that_wins_over_the_callers_options() {
+        let r = Registry::builtin();
+        let s = r.build("pgs:omega=1.3,tol=1e-10,max_iter=7,time_limit=2").expect("builds");
+        assert_eq!(s.name(), "pgs:omega=1.3,tol=1e-10,max_iter=7,time_limit=2");
+        assert_eq!(r.build(&s.name()).expect("round trip").name(), s.name());
+        let lcp = Lcp::from_dense_rows(&[vec![4.0, 1.0], vec![1.0, 4.0]], vec![-1.0, -1.0])
+            .expect("valid");
+        let caller = SolveOptions { tol: Some(1e-3), max_iter: Some(1000), ..Default::default() };
+        let sol = s.solve(&lcp, &caller, None).expect("runs");
+        assert_eq!(sol.tol, 1e-10, "the spec string's tol wins");
+        assert!(sol.iterations <= 7, "the spec string's max_iter wins: {}", sol.iterations);
+        // Without a spec value the caller's options apply, then the solver's default.
+        let plain = r.build("pgs").expect("builds");
+        assert_eq!(plain.solve(&lcp, &caller, None).expect("runs").tol, 1e-3);
+        assert_eq!(plain.solve(&lcp, &SolveOptions::default(), None).expect("runs").tol, 1e-8);
+    }
+
+    #[test]
+    fn bad_common_keys_and_unknown_keys_are_typed_errors() {
+        let r = Registry::builtin();
+        for spec in ["pgs:tol=1", "pgs:tol=0", "pgs:max_iter=0", "pgs:time_limit=-1", "pgs:tol=x"] {
+            assert!(matches!(r.build(spec), Err(SpecError::BadValue { .. })), "{spec}");
+        }
+        let err = r.build("pgs:nope=1").err().expect("unknown key");
+        assert!(err.to_string().contains("omega, check_every, tol, max_iter, time_limit"), "{err}");
+        assert!(matches!(r.build("nope"), Err(SpecError::UnknownSolver { .. })));
+    }
+
+    #[test]
+    fn every_builtin_entry_documents_its_keys_and_builds_with_defaults() {
+        let r = Registry::builtin();
+        assert!(r.names().len() >= 15, "{:?}", r.names());
+        for e in r.entries() {
+            let s = r.build(&e.name).expect("defaults build");
+            assert_eq!(s.name(), e.name, "the default spec is the bare name");
+            for k in &e.keys {
+                assert!(!k.doc.is_empty() && !k.kind.is_empty(), "{}: {k:?}", e.name);
+                let spec = format!("{}:{}={}", e.name, k.key, k.default);
+                assert_eq!(r.build(&spec).expect("default value parses").name(), e.name, "{spec}");
+            }
+        }
     }
 }

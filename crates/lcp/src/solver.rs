@@ -7,12 +7,21 @@ use std::time::{Duration, Instant};
 use serde::{Deserialize, Serialize};
 
 use crate::memory::{MemoryError, DEFAULT_MEMORY_BUDGET};
-use crate::merit::{evaluate, worst_row, Merit};
+use crate::merit::{evaluate_uncounted, worst_row, Merit};
+use crate::params::{fmt_f64, ParamDoc, ParamValue, SolverParams, SpecError};
 use crate::status::{verify_farkas, Certificate, Status};
 use crate::Lcp;
 
 /// Options that apply to every solver; `None` keeps the solver's own default.
-#[derive(Debug, Clone, Default)]
+///
+/// `tol`, `max_iter` and `time_limit` live here and nowhere else: no algorithm's parameters
+/// carry them. A spec string may set them too (`pgs:tol=1e-10,max_iter=500,time_limit=2`);
+/// they become the built solver's preset ([`LcpSolver::preset`], [`Preset`]). **Precedence**,
+/// for each of the three: the spec string's value, then these options, then the solver's
+/// default ([`LcpSolver::default_tol`], [`LcpSolver::default_max_iter`], no time limit). The
+/// CLI refuses `--tol` (or `--max-iter`, `--time-limit`) beside a spec that sets the same key
+/// to another value, so neither can silently win there.
+#[derive(Debug, Clone, Default, PartialEq)]
 pub struct SolveOptions {
     /// Overrides the solver's tolerance on the merit residual.
     pub tol: Option<f64>,
@@ -85,6 +94,10 @@ pub enum SolveError {
     /// A dense array sized from the problem would exceed the memory budget.
     #[error(transparent)]
     Memory(#[from] MemoryError),
+    /// A parameter of the solver is out of range (a parameter struct built in Rust; spec
+    /// strings are checked when they are parsed).
+    #[error(transparent)]
+    Parameter(#[from] SpecError),
 }
 
 /// One entry of a residual history.
@@ -178,6 +191,19 @@ impl<'a> SolveContext<'a> {
         self.time_limit.is_some_and(|t| self.start.elapsed() >= t)
     }
 
+    /// The starting point: the warm start as given, else 0.
+    pub fn start(&self, n: usize) -> Vec<f64> {
+        match self.warm_start {
+            Some(z0) => z0.to_vec(),
+            None => vec![0.0; n],
+        }
+    }
+
+    /// The starting point projected onto z >= 0: the warm start's positive part, else 0.
+    pub fn start_projected(&self, n: usize) -> Vec<f64> {
+        self.start(n).into_iter().map(|v| v.max(0.0)).collect()
+    }
+
     /// Elapsed time since the solve began.
     pub fn elapsed(&self) -> Duration {
         self.start.elapsed()
@@ -205,13 +231,16 @@ impl<'a> SolveContext<'a> {
         if !self.records_history() {
             return;
         }
-        let residual =
-            if self.wants_exact(iteration) { Some(evaluate(lcp, z).1.residual) } else { None };
+        let residual = if self.wants_exact(iteration) {
+            Some(evaluate_uncounted(lcp, z).1.residual)
+        } else {
+            None
+        };
         self.history.push(HistoryEntry { iteration, measure, residual });
     }
 
     /// The stopping test every solver shares with the driver: `residual` (the solver's merit
-    /// of z, as [`evaluate`] defines it) within tolerance **and** every row within tolerance at
+    /// of z, as [`evaluate`](crate::merit::evaluate) defines it) within tolerance **and** every row within tolerance at
     /// its own scale ([`worst_row`] with w = M z + q as the solver holds it). A solver that
     /// stops on the norm alone would hand the driver answers it then rejects.
     pub fn converged(&self, lcp: &Lcp, z: &[f64], w: &[f64], residual: f64) -> bool {
@@ -223,6 +252,23 @@ impl<'a> SolveContext<'a> {
     pub fn mul_vec(&mut self, lcp: &Lcp, x: &[f64], y: &mut [f64]) {
         self.matvecs += 1;
         lcp.mul_vec(x, y);
+    }
+
+    /// y = M' x, counted.
+    pub fn mul_vec_transpose(&mut self, lcp: &Lcp, x: &[f64], y: &mut [f64]) {
+        self.matvecs += 1;
+        lcp.mul_vec_transpose(x, y);
+    }
+
+    /// w = M z + q and the merit of z ([`evaluate`](crate::merit::evaluate)), counted as one product.
+    pub fn evaluate(&mut self, lcp: &Lcp, z: &[f64]) -> (Vec<f64>, Merit) {
+        let mut w = vec![0.0; lcp.n()];
+        self.mul_vec(lcp, z, &mut w);
+        for (wi, qi) in w.iter_mut().zip(lcp.q()) {
+            *wi += qi;
+        }
+        let merit = Merit::from_zw(lcp, z, &w);
+        (w, merit)
     }
 }
 
@@ -280,6 +326,18 @@ pub trait LcpSolver: Send + Sync {
     /// Default iteration (or pivot) limit for a problem of size n.
     fn default_max_iter(&self, n: usize) -> usize;
 
+    /// Options fixed by the spec string (`tol`, `max_iter`, `time_limit`): they win over the
+    /// caller's [`SolveOptions`] (see its precedence). None by default.
+    fn preset(&self) -> SolveOptions {
+        SolveOptions::default()
+    }
+
+    /// Checks the solver's parameters; the driver calls it before [`LcpSolver::run`], so a
+    /// parameter struct built in Rust with an out-of-range field is a typed error.
+    fn validate(&self) -> Result<(), SolveError> {
+        Ok(())
+    }
+
     /// The algorithm's own loop. Claimed statuses and certificates are checked by the driver.
     fn run(&self, lcp: &Lcp, ctx: &mut SolveContext<'_>) -> Result<Outcome, SolveError>;
 
@@ -304,6 +362,12 @@ impl<S: LcpSolver + ?Sized> LcpSolver for Box<S> {
     fn default_max_iter(&self, n: usize) -> usize {
         (**self).default_max_iter(n)
     }
+    fn preset(&self) -> SolveOptions {
+        (**self).preset()
+    }
+    fn validate(&self) -> Result<(), SolveError> {
+        (**self).validate()
+    }
     fn run(&self, lcp: &Lcp, ctx: &mut SolveContext<'_>) -> Result<Outcome, SolveError> {
         (**self).run(lcp, ctx)
     }
@@ -315,6 +379,272 @@ impl<S: LcpSolver + ?Sized> LcpSolver for Box<S> {
     ) -> Result<Solution, SolveError> {
         (**self).solve(lcp, options, warm_start)
     }
+}
+
+/// A solver with options fixed by its spec string (`pgs:omega=1.3,tol=1e-10`): the registry
+/// wraps a built solver in it when the spec names any of [`COMMON_KEYS`](crate::params::COMMON_KEYS).
+#[derive(Debug, Clone)]
+pub struct Preset<S> {
+    /// The solver.
+    pub solver: S,
+    /// What the spec string set (only `tol`, `max_iter`, `time_limit` are read).
+    pub options: SolveOptions,
+}
+
+impl<S> Preset<S> {
+    /// The common keys of a spec string as options: `tol` (0 < tol <= [`MAX_TOL`]),
+    /// `max_iter` (>= 1), `time_limit` (seconds, > 0). `solver` names the solver in errors.
+    pub fn parse_common(
+        solver: &str,
+        pairs: &[(String, String)],
+    ) -> Result<(SolveOptions, Vec<(String, String)>), SpecError> {
+        let bad = |key: &str, value: &str, reason: &str| SpecError::BadValue {
+            solver: solver.into(),
+            key: key.into(),
+            value: value.into(),
+            reason: reason.into(),
+        };
+        let mut options = SolveOptions::default();
+        let mut rest = Vec::new();
+        for (k, v) in pairs {
+            match k.as_str() {
+                "tol" => {
+                    let t = <f64 as ParamValue>::parse_param(v).map_err(|e| bad(k, v, &e))?;
+                    check_tol(t)
+                        .map_err(|_| bad(k, v, &format!("expected 0 < tol <= {MAX_TOL:e}")))?;
+                    options.tol = Some(t);
+                }
+                "max_iter" => match <usize as ParamValue>::parse_param(v) {
+                    Ok(m) if m >= 1 => options.max_iter = Some(m),
+                    _ => return Err(bad(k, v, "expected an integer >= 1")),
+                },
+                "time_limit" => match <f64 as ParamValue>::parse_param(v) {
+                    Ok(t) if t > 0.0 && t <= 1e9 => {
+                        options.time_limit = Some(Duration::from_secs_f64(t))
+                    }
+                    _ => return Err(bad(k, v, "expected seconds, 0 < time_limit <= 1e9")),
+                },
+                _ => rest.push((k.clone(), v.clone())),
+            }
+        }
+        Ok((options, rest))
+    }
+}
+
+impl<S> Preset<S> {
+    /// The set common keys as `key=value` texts, in the order tol, max_iter, time_limit.
+    pub fn common_pairs(&self) -> Vec<String> {
+        let mut pairs = Vec::new();
+        if let Some(t) = self.options.tol {
+            pairs.push(format!("tol={}", fmt_f64(t)));
+        }
+        if let Some(m) = self.options.max_iter {
+            pairs.push(format!("max_iter={m}"));
+        }
+        if let Some(t) = self.options.time_limit {
+            pairs.push(format!("time_limit={}", fmt_f64(t.as_secs_f64())));
+        }
+        pairs
+    }
+}
+
+impl<S: LcpSolver> LcpSolver for Preset<S> {
+    fn name(&self) -> String {
+        let mut name = self.solver.name();
+        let pairs = self.common_pairs();
+        if !pairs.is_empty() {
+            name.push(if name.contains(':') { ',' } else { ':' });
+            name.push_str(&pairs.join(","));
+        }
+        name
+    }
+    fn default_tol(&self) -> f64 {
+        self.solver.default_tol()
+    }
+    fn default_max_iter(&self, n: usize) -> usize {
+        self.solver.default_max_iter(n)
+    }
+    fn preset(&self) -> SolveOptions {
+        let inner = self.solver.preset();
+        SolveOptions {
+            tol: self.options.tol.or(inner.tol),
+            max_iter: self.options.max_iter.or(inner.max_iter),
+            time_limit: self.options.time_limit.or(inner.time_limit),
+            ..inner
+        }
+    }
+    fn validate(&self) -> Result<(), SolveError> {
+        self.solver.validate()
+    }
+    fn run(&self, lcp: &Lcp, ctx: &mut SolveContext<'_>) -> Result<Outcome, SolveError> {
+        self.solver.run(lcp, ctx)
+    }
+    /// The inner solver's own `solve` (so a solver that composes others, `auto`, keeps its
+    /// rule) with the preset merged over the caller's options.
+    fn solve(
+        &self,
+        lcp: &Lcp,
+        options: &SolveOptions,
+        warm_start: Option<&[f64]>,
+    ) -> Result<Solution, SolveError> {
+        let merged = SolveOptions {
+            tol: self.options.tol.or(options.tol),
+            max_iter: self.options.max_iter.or(options.max_iter),
+            time_limit: self.options.time_limit.or(options.time_limit),
+            ..options.clone()
+        };
+        let mut sol = self.solver.solve(lcp, &merged, warm_start)?;
+        if sol.solver == self.solver.name() {
+            sol.solver = self.name();
+        }
+        Ok(sol)
+    }
+}
+
+/// Builds a boxed solver from the `key=value` pairs of a spec string (the common keys already
+/// taken out).
+pub type Builder = std::sync::Arc<
+    dyn Fn(&[(String, String)]) -> Result<Box<dyn LcpSolver>, SpecError> + Send + Sync,
+>;
+
+/// What the registry knows of one solver: its name, one line, its parameters and how to build
+/// it. Algorithms describe themselves with one (`Solver::entry()`); the registry collects them.
+#[derive(Clone)]
+pub struct Entry {
+    /// Name used in spec strings.
+    pub name: String,
+    /// One line: algorithm and the matrix class it is for.
+    pub summary: String,
+    /// Parameter documentation (the common keys are documented once, in [`COMMON_KEYS`](crate::params::COMMON_KEYS)).
+    pub keys: Vec<ParamDoc>,
+    /// Builds the solver.
+    pub builder: Builder,
+}
+
+impl std::fmt::Debug for Entry {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Entry").field("name", &self.name).finish()
+    }
+}
+
+impl Entry {
+    /// An entry from its parts (for solvers whose parameters are not a [`SolverParams`]).
+    pub fn new(
+        name: &str,
+        summary: &str,
+        keys: Vec<ParamDoc>,
+        builder: impl Fn(&[(String, String)]) -> Result<Box<dyn LcpSolver>, SpecError>
+            + Send
+            + Sync
+            + 'static,
+    ) -> Self {
+        Self {
+            name: name.into(),
+            summary: summary.into(),
+            keys,
+            builder: std::sync::Arc::new(builder),
+        }
+    }
+
+    /// An entry for a solver built from its [`SolverParams`] by `make`.
+    pub fn with_params<P: SolverParams + 'static, S: LcpSolver + 'static>(
+        summary: &str,
+        make: fn(P) -> S,
+    ) -> Self {
+        Self::new(P::SOLVER, summary, P::keys(), move |pairs| {
+            Ok(Box::new(make(P::from_pairs(pairs)?)) as Box<dyn LcpSolver>)
+        })
+    }
+}
+
+/// Declares a solver of this crate (or of any crate) around its [`SolverParams`]: the struct
+/// holding the parameters, `new`, `entry()` for the registry, and the [`LcpSolver`]
+/// bookkeeping (canonical name from the parameters, default tolerance and iteration limit,
+/// parameter validation before the run). The algorithm itself is the method named by `run`,
+/// `fn(&Self, &Lcp, &mut SolveContext) -> Result<Outcome, SolveError>`.
+///
+/// ```
+/// use signorini_lcp::{Lcp, Outcome, SolveContext, SolveError, Status, SolveOptions, LcpSolver};
+/// signorini_lcp::solver_params! {
+///     /// Parameters of `zero`.
+///     pub struct ZeroParams for "zero" {
+///         /// Unused.
+///         scale: f64 = 1.0, valid if |v| v > 0.0 => "> 0";
+///     }
+/// }
+/// signorini_lcp::lcp_solver! {
+///     /// Returns z = 0.
+///     pub struct Zero(ZeroParams) {
+///         summary: "z = 0 (a demonstration)",
+///         tol: 1e-8,
+///         max_iter: |_params, _n| 1,
+///         run: Zero::zero,
+///     }
+/// }
+/// impl Zero {
+///     fn zero(&self, lcp: &Lcp, _: &mut SolveContext<'_>) -> Result<Outcome, SolveError> {
+///         Ok(Outcome::new(vec![0.0; lcp.n()], Status::Solved, 1))
+///     }
+/// }
+/// let lcp = Lcp::from_dense_rows(&[vec![1.0]], vec![1.0]).unwrap();
+/// let sol = Zero::default().solve(&lcp, &SolveOptions::default(), None).unwrap();
+/// assert_eq!(sol.status, Status::Solved);
+/// assert!(Zero::new(ZeroParams { scale: -1.0 }).solve(&lcp, &SolveOptions::default(), None).is_err());
+/// ```
+#[macro_export]
+macro_rules! lcp_solver {
+    (
+        $(#[$meta:meta])*
+        $vis:vis struct $solver:ident($params:ty) {
+            summary: $summary:expr,
+            tol: $tol:expr,
+            max_iter: |$p:pat_param, $n:pat_param| $max_iter:expr,
+            run: $run:expr $(,)?
+        }
+    ) => {
+        $(#[$meta])*
+        #[derive(Debug, Clone, Default)]
+        $vis struct $solver {
+            /// Parameters.
+            pub params: $params,
+        }
+
+        impl $solver {
+            /// Solver with the given parameters.
+            pub fn new(params: $params) -> Self {
+                Self { params }
+            }
+
+            /// This solver's registry entry.
+            pub fn entry() -> $crate::solver::Entry {
+                $crate::solver::Entry::with_params::<$params, $solver>($summary, $solver::new)
+            }
+        }
+
+        impl $crate::LcpSolver for $solver {
+            fn name(&self) -> String {
+                $crate::params::SolverParams::spec(&self.params)
+            }
+            fn default_tol(&self) -> f64 {
+                $tol
+            }
+            fn default_max_iter(&self, n: usize) -> usize {
+                let $p = &self.params;
+                let $n = n;
+                $max_iter
+            }
+            fn validate(&self) -> Result<(), $crate::SolveError> {
+                Ok($crate::params::SolverParams::validate(&self.params)?)
+            }
+            fn run(
+                &self,
+                lcp: &$crate::Lcp,
+                ctx: &mut $crate::SolveContext<'_>,
+            ) -> Result<$crate::Outcome, $crate::SolveError> {
+                ($run)(self, lcp, ctx)
+            }
+        }
+    };
 }
 
 /// Relative tolerance used when re-checking Farkas certificates.
@@ -346,6 +676,9 @@ pub fn run_solver<S: LcpSolver + ?Sized>(
     warm_start: Option<&[f64]>,
 ) -> Result<Solution, SolveError> {
     options.validate()?;
+    solver.validate()?;
+    let preset = solver.preset();
+    preset.validate()?;
     let n = lcp.n();
     if let Some(z0) = warm_start {
         if z0.len() != n {
@@ -358,13 +691,17 @@ pub fn run_solver<S: LcpSolver + ?Sized>(
             return Err(SolveError::WarmStart(format!("entry {i} = {v} is not finite")));
         }
     }
-    let tol = options.tol.unwrap_or_else(|| solver.default_tol());
+    // Precedence (documented on SolveOptions): spec string, then the caller, then the default.
+    let tol = preset.tol.or(options.tol).unwrap_or_else(|| solver.default_tol());
     check_tol(tol)?;
     let mut ctx = SolveContext {
         tol,
-        max_iter: options.max_iter.unwrap_or_else(|| solver.default_max_iter(n)),
+        max_iter: preset
+            .max_iter
+            .or(options.max_iter)
+            .unwrap_or_else(|| solver.default_max_iter(n)),
         warm_start,
-        time_limit: options.time_limit,
+        time_limit: preset.time_limit.or(options.time_limit),
         start: Instant::now(),
         history_every: options.history_every,
         history: Vec::new(),
@@ -463,7 +800,7 @@ fn finish(
             "the solver returned {non_finite} non-finite entries of z; they were set to 0"
         ));
     }
-    let (w, merit) = evaluate(lcp, &z);
+    let (w, merit) = evaluate_uncounted(lcp, &z);
     let row_tol = row_tolerance(ctx.tol, n);
     let row = worst_row(lcp, &z, &w, row_tol);
     let rows_hold = row.is_none_or(|r| r.holds());
@@ -533,7 +870,7 @@ fn finish(
     };
     let all_solutions = outcome.all_solutions.map(|sols| {
         sols.into_iter()
-            .filter(|s| s.len() == n && evaluate(lcp, s).1.residual <= ctx.tol)
+            .filter(|s| s.len() == n && evaluate_uncounted(lcp, s).1.residual <= ctx.tol)
             .collect()
     });
     Ok(Solution {

@@ -141,7 +141,7 @@ pub fn verify_farkas(lcp: &Lcp, y: &[f64], rel_tol: f64) -> Result<(), FarkasErr
     }
     let y_plus: Vec<f64> = y.iter().map(|v| v.max(0.0)).collect();
     let mut mty = vec![0.0; n];
-    lcp.mul_vec_transpose(&y_plus, &mut mty);
+    lcp.mul_vec_transpose_uncounted(&y_plus, &mut mty);
     let abs_mty = abs_transpose_product(lcp, &y_plus);
     for (index, (&value, &scale)) in mty.iter().zip(&abs_mty).enumerate() {
         if !value.is_finite() || value > rel_tol * scale {

@@ -15,7 +15,7 @@
 
 use std::time::{Duration, Instant};
 
-use signorini_lcp::algorithms::auto::{candidates, keeps_sparse};
+use signorini_lcp::auto::{candidates, keeps_sparse};
 use signorini_lcp::diagnostics::{diagnose_with, DiagnoseLimits};
 use signorini_lcp::{
     generate, Lcp, Registry, SolveError, SolveOptions, Status, DEFAULT_MEMORY_BUDGET,

@@ -17,8 +17,7 @@
 //! symbolic analysis). The true error of z is evaluated every `check_every` iterations.
 
 use faer::sparse::Triplet;
-use signorini_lcp::registry::canonical_name;
-use signorini_lcp::{Matrix, ParamDoc, SolveError, SolverParams, SpecError, Status};
+use signorini_lcp::{Matrix, SolveError, SolverParams, Status};
 
 use super::{Factor, LinearSystem, Rows};
 use crate::cone::{project, tangential_norm};
@@ -27,51 +26,15 @@ use crate::registry::FcRegistry;
 use crate::solver::{FcContext, FcOutcome, FcSolver};
 use crate::FcProblem;
 
-/// Parameters of `admm`.
-#[derive(Debug, Clone, PartialEq)]
-pub struct AdmmParams {
-    /// Initial penalty as a factor on the mean diagonal of W (default 1).
-    pub rho_scale: f64,
-    /// Iterations between residual-balancing updates of rho (default 10).
-    pub balance_every: usize,
-    /// Iterations between evaluations of the true error (default 1).
-    pub check_every: usize,
-}
-
-impl Default for AdmmParams {
-    fn default() -> Self {
-        Self { rho_scale: 1.0, balance_every: 10, check_every: 1 }
-    }
-}
-
-impl SolverParams for AdmmParams {
-    const SOLVER: &'static str = "admm";
-    const KEYS: &'static [ParamDoc] = &[
-        ParamDoc {
-            key: "rho_scale",
-            default: "1",
-            doc: "initial rho as a factor on the mean diagonal of W",
-        },
-        ParamDoc {
-            key: "balance_every",
-            default: "10",
-            doc: "iterations between residual-balancing updates of rho",
-        },
-        ParamDoc {
-            key: "check_every",
-            default: "1",
-            doc: "iterations between evaluations of the true error",
-        },
-    ];
-
-    fn set(&mut self, key: &str, value: &str) -> Result<(), SpecError> {
-        match key {
-            "rho_scale" => self.rho_scale = Self::parse_positive(key, value)?,
-            "balance_every" => self.balance_every = Self::parse_count(key, value)?,
-            "check_every" => self.check_every = Self::parse_count(key, value)?,
-            _ => return Err(Self::bad(key, value, "unknown key")),
-        }
-        Ok(())
+signorini_lcp::solver_params! {
+    /// Parameters of `admm`.
+    pub struct AdmmParams for "admm" {
+        /// initial rho as a factor on the mean diagonal of W
+        rho_scale: f64 = 1.0, valid if |v| v > 0.0 => "> 0";
+        /// iterations between residual-balancing updates of rho
+        balance_every: usize = 10, valid if |v| v >= 1 => ">= 1";
+        /// iterations between evaluations of the true error
+        check_every: usize = 1, valid if |v| v >= 1 => ">= 1";
     }
 }
 
@@ -102,19 +65,10 @@ fn shifted_triplets(rows: &Rows<'_>, n: usize, rho: f64) -> Vec<Triplet<usize, u
 
 impl FcSolver for Admm {
     fn name(&self) -> String {
-        let p = &self.params;
-        let def = AdmmParams::default();
-        let mut pairs = Vec::new();
-        if p.rho_scale != def.rho_scale {
-            pairs.push(("rho_scale", p.rho_scale.to_string()));
-        }
-        if p.balance_every != def.balance_every {
-            pairs.push(("balance_every", p.balance_every.to_string()));
-        }
-        if p.check_every != def.check_every {
-            pairs.push(("check_every", p.check_every.to_string()));
-        }
-        canonical_name(AdmmParams::SOLVER, &pairs)
+        self.params.spec()
+    }
+    fn validate(&self) -> Result<(), SolveError> {
+        Ok(self.params.validate()?)
     }
 
     fn default_max_iter(&self, _: &FcProblem) -> usize {

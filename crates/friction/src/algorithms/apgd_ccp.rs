@@ -13,8 +13,7 @@
 //! 1/L with L estimated by power iteration on W and doubled whenever the quadratic upper bound
 //! fails (backtracking); the true error is evaluated every `check_every` steps.
 
-use signorini_lcp::registry::canonical_name;
-use signorini_lcp::{ParamDoc, SolveError, SolverParams, SpecError, Status};
+use signorini_lcp::{SolveError, SolverParams, Status};
 
 use crate::cone::{project, tangential_norm};
 use crate::merit::error;
@@ -22,43 +21,13 @@ use crate::registry::FcRegistry;
 use crate::solver::{FcContext, FcOutcome, FcSolver};
 use crate::FcProblem;
 
-/// Parameters of `apgd-ccp`.
-#[derive(Debug, Clone, PartialEq)]
-pub struct ApgdCcpParams {
-    /// Add De Saxcé's shift to the gradient (default false: the plain convex relaxation).
-    pub desaxce: bool,
-    /// Steps between evaluations of the true error (default 10).
-    pub check_every: usize,
-}
-
-impl Default for ApgdCcpParams {
-    fn default() -> Self {
-        Self { desaxce: false, check_every: 10 }
-    }
-}
-
-impl SolverParams for ApgdCcpParams {
-    const SOLVER: &'static str = "apgd-ccp";
-    const KEYS: &'static [ParamDoc] = &[
-        ParamDoc {
-            key: "desaxce",
-            default: "false",
-            doc: "add the De Saxce shift mu |u_T| e_N to the gradient at every step",
-        },
-        ParamDoc {
-            key: "check_every",
-            default: "10",
-            doc: "steps between evaluations of the true Coulomb error",
-        },
-    ];
-
-    fn set(&mut self, key: &str, value: &str) -> Result<(), SpecError> {
-        match key {
-            "desaxce" => self.desaxce = Self::parse_bool(key, value)?,
-            "check_every" => self.check_every = Self::parse_count(key, value)?,
-            _ => return Err(Self::bad(key, value, "unknown key")),
-        }
-        Ok(())
+signorini_lcp::solver_params! {
+    /// Parameters of `apgd-ccp`.
+    pub struct ApgdCcpParams for "apgd-ccp" {
+        /// add the De Saxce shift mu |u_T| e_N to the gradient at every step
+        desaxce: bool = false;
+        /// steps between evaluations of the true Coulomb error
+        check_every: usize = 10, valid if |v| v >= 1 => ">= 1";
     }
 }
 
@@ -125,16 +94,10 @@ impl ApgdCcp {
 
 impl FcSolver for ApgdCcp {
     fn name(&self) -> String {
-        let p = &self.params;
-        let def = ApgdCcpParams::default();
-        let mut pairs = Vec::new();
-        if p.desaxce {
-            pairs.push(("desaxce", "true".into()));
-        }
-        if p.check_every != def.check_every {
-            pairs.push(("check_every", p.check_every.to_string()));
-        }
-        canonical_name(ApgdCcpParams::SOLVER, &pairs)
+        self.params.spec()
+    }
+    fn validate(&self) -> Result<(), SolveError> {
+        Ok(self.params.validate()?)
     }
 
     fn default_max_iter(&self, _: &FcProblem) -> usize {

@@ -13,57 +13,20 @@
 //! the caller's `max_iter`, when set, caps every stage. The result is the best r of the stages
 //! by the recomputed error, and the note names the stage and each stage's error.
 
-use signorini_lcp::registry::canonical_name;
-use signorini_lcp::{ParamDoc, SolveError, SolveOptions, SolverParams, SpecError, Status};
+use signorini_lcp::{SolveError, SolveOptions, SolverParams, Status};
 
 use crate::merit::error;
 use crate::registry::FcRegistry;
 use crate::solver::{FcContext, FcOutcome, FcSolver};
 use crate::FcProblem;
 
-/// Parameters of `auto`.
-#[derive(Debug, Clone, PartialEq)]
-pub struct AutoParams {
-    /// Sweeps of the nsgs stage.
-    pub nsgs_sweeps: usize,
-    /// Iterations of the apgd-ccp stage.
-    pub apgd_iter: usize,
-}
-
-impl Default for AutoParams {
-    fn default() -> Self {
-        Self { nsgs_sweeps: 20_000, apgd_iter: 20_000 }
-    }
-}
-
-impl SolverParams for AutoParams {
-    const SOLVER: &'static str = "auto";
-    const KEYS: &'static [ParamDoc] = &[
-        ParamDoc { key: "nsgs_sweeps", default: "20000", doc: "sweeps of the nsgs stage (>= 1)" },
-        ParamDoc {
-            key: "apgd_iter",
-            default: "20000",
-            doc: "iterations of the apgd-ccp:desaxce=true stage (>= 1)",
-        },
-    ];
-
-    fn set(&mut self, key: &str, value: &str) -> Result<(), SpecError> {
-        match key {
-            "nsgs_sweeps" => self.nsgs_sweeps = Self::parse_count(key, value)?,
-            "apgd_iter" => self.apgd_iter = Self::parse_count(key, value)?,
-            _ => return Err(Self::bad(key, value, "unknown key")),
-        }
-        Ok(())
-    }
-
-    fn validate(&self) -> Result<(), SpecError> {
-        if self.nsgs_sweeps == 0 {
-            return Err(Self::bad("nsgs_sweeps", "0", "must be at least 1"));
-        }
-        if self.apgd_iter == 0 {
-            return Err(Self::bad("apgd_iter", "0", "must be at least 1"));
-        }
-        Ok(())
+signorini_lcp::solver_params! {
+    /// Parameters of the frictional `auto`.
+    pub struct AutoParams for "auto" {
+        /// sweeps of the nsgs stage
+        nsgs_sweeps: usize = 20_000, valid if |v| v >= 1 => ">= 1";
+        /// iterations of the apgd-ccp:desaxce=true stage
+        apgd_iter: usize = 20_000, valid if |v| v >= 1 => ">= 1";
     }
 }
 
@@ -84,16 +47,10 @@ pub fn register(r: &mut FcRegistry) {
 
 impl FcSolver for Auto {
     fn name(&self) -> String {
-        let p = &self.params;
-        let def = AutoParams::default();
-        let mut pairs = Vec::new();
-        if p.nsgs_sweeps != def.nsgs_sweeps {
-            pairs.push(("nsgs_sweeps", p.nsgs_sweeps.to_string()));
-        }
-        if p.apgd_iter != def.apgd_iter {
-            pairs.push(("apgd_iter", p.apgd_iter.to_string()));
-        }
-        canonical_name(AutoParams::SOLVER, &pairs)
+        self.params.spec()
+    }
+    fn validate(&self) -> Result<(), SolveError> {
+        Ok(self.params.validate()?)
     }
 
     fn default_max_iter(&self, _: &FcProblem) -> usize {

@@ -18,8 +18,7 @@ use clarabel::algebra::CscMatrix;
 use clarabel::solver::{
     DefaultSettingsBuilder, DefaultSolver, IPSolver, SolverStatus, SupportedConeT,
 };
-use signorini_lcp::registry::canonical_name;
-use signorini_lcp::{ParamDoc, SolveError, SolverParams, SpecError, Status};
+use signorini_lcp::{SolveError, SolverParams, Status};
 
 use super::Rows;
 use crate::merit::evaluate;
@@ -27,54 +26,12 @@ use crate::registry::FcRegistry;
 use crate::solver::{FcContext, FcOutcome, FcSolver};
 use crate::FcProblem;
 
-/// Parameters of `ipm-ccp`.
-#[derive(Debug, Clone, PartialEq)]
-pub struct IpmCcpParams {
-    /// Outer solves with De Saxcé's shift (0: the relaxation alone).
-    pub shift_iter: usize,
-    /// clarabel's iteration limit per solve.
-    pub max_iter: usize,
-}
-
-impl Default for IpmCcpParams {
-    fn default() -> Self {
-        Self { shift_iter: 20, max_iter: 200 }
-    }
-}
-
-impl SolverParams for IpmCcpParams {
-    const SOLVER: &'static str = "ipm-ccp";
-    const KEYS: &'static [ParamDoc] = &[
-        ParamDoc {
-            key: "shift_iter",
-            default: "20",
-            doc: "solves with De Saxce's shift from the previous r (0: the convex relaxation)",
-        },
-        ParamDoc { key: "max_iter", default: "200", doc: "clarabel iteration limit per solve" },
-    ];
-
-    fn set(&mut self, key: &str, value: &str) -> Result<(), SpecError> {
-        match key {
-            "shift_iter" => {
-                self.shift_iter = value
-                    .trim()
-                    .parse()
-                    .map_err(|_| Self::bad(key, value, "not a non-negative integer"))?
-            }
-            "max_iter" => self.max_iter = Self::parse_count(key, value)?,
-            _ => return Err(Self::bad(key, value, "unknown key")),
-        }
-        Ok(())
-    }
-
-    fn validate(&self) -> Result<(), SpecError> {
-        if self.max_iter == 0 {
-            return Err(Self::bad("max_iter", "0", "must be at least 1"));
-        }
-        if self.shift_iter > 10_000 {
-            return Err(Self::bad("shift_iter", &self.shift_iter.to_string(), "at most 10000"));
-        }
-        Ok(())
+signorini_lcp::solver_params! {
+    /// Parameters of `ipm-ccp` (the clarabel iteration limit per solve is the common key
+    /// `max_iter`).
+    pub struct IpmCcpParams for "ipm-ccp" {
+        /// solves with De Saxce's shift from the previous r (0: the convex relaxation)
+        shift_iter: usize = 20, valid if |v| v <= 10_000 => "in 0..=10000";
     }
 }
 
@@ -147,20 +104,14 @@ fn constraint_matrix(problem: &FcProblem) -> CscMatrix<f64> {
 
 impl FcSolver for IpmCcp {
     fn name(&self) -> String {
-        let p = &self.params;
-        let def = IpmCcpParams::default();
-        let mut pairs = Vec::new();
-        if p.shift_iter != def.shift_iter {
-            pairs.push(("shift_iter", p.shift_iter.to_string()));
-        }
-        if p.max_iter != def.max_iter {
-            pairs.push(("max_iter", p.max_iter.to_string()));
-        }
-        canonical_name(IpmCcpParams::SOLVER, &pairs)
+        self.params.spec()
+    }
+    fn validate(&self) -> Result<(), SolveError> {
+        Ok(self.params.validate()?)
     }
 
     fn default_max_iter(&self, _: &FcProblem) -> usize {
-        self.params.max_iter
+        200
     }
 
     fn run(&self, problem: &FcProblem, ctx: &mut FcContext<'_>) -> Result<FcOutcome, SolveError> {

@@ -14,10 +14,7 @@
 //! always admissible; in 2D the route is exact, in 3D a sliding contact whose velocity is not
 //! along one of the t_j keeps an error of the order of the facet angle.
 
-use signorini_lcp::registry::canonical_name;
-use signorini_lcp::{
-    Lcp, ParamDoc, Registry, SolveError, SolveOptions, SolverParams, SpecError, Status,
-};
+use signorini_lcp::{Lcp, Registry, SolveError, SolveOptions, SolverParams, Status};
 
 use super::Rows;
 use crate::merit::error;
@@ -25,56 +22,14 @@ use crate::registry::FcRegistry;
 use crate::solver::{FcContext, FcOutcome, FcSolver};
 use crate::FcProblem;
 
-/// Parameters of `lcp`.
-#[derive(Debug, Clone, PartialEq)]
-pub struct LcpRouteParams {
-    /// Directions per contact in 3D (default 8; 2D always uses 2).
-    pub k: usize,
-    /// The signorini-lcp solver by name (default `lemke`).
-    pub solver: String,
-}
-
-impl Default for LcpRouteParams {
-    fn default() -> Self {
-        Self { k: 8, solver: "lemke".into() }
-    }
-}
-
-impl SolverParams for LcpRouteParams {
-    const SOLVER: &'static str = "lcp";
-    const KEYS: &'static [ParamDoc] = &[
-        ParamDoc {
-            key: "k",
-            default: "8",
-            doc: "friction directions per contact in 3D (>= 3; 2D uses 2)",
-        },
-        ParamDoc {
-            key: "solver",
-            default: "lemke",
-            doc: "signorini-lcp solver name for the polyhedral LCP",
-        },
-    ];
-
-    fn set(&mut self, key: &str, value: &str) -> Result<(), SpecError> {
-        match key {
-            "k" => self.k = Self::parse_count(key, value)?,
-            "solver" => {
-                let name = value.trim();
-                if !Registry::builtin().names().contains(&name) {
-                    return Err(Self::bad(key, value, "not a signorini-lcp solver name"));
-                }
-                self.solver = name.into();
-            }
-            _ => return Err(Self::bad(key, value, "unknown key")),
-        }
-        Ok(())
-    }
-
-    fn validate(&self) -> Result<(), SpecError> {
-        if self.k < 3 || self.k > 64 {
-            return Err(Self::bad("k", &self.k.to_string(), "must lie in 3..=64"));
-        }
-        Ok(())
+signorini_lcp::solver_params! {
+    /// Parameters of `lcp`.
+    pub struct LcpRouteParams for "lcp" {
+        /// friction directions per contact in 3D (2D uses 2)
+        k: usize = 8, valid if |v| (3..=64).contains(&v) => "in 3..=64";
+        /// signorini-lcp solver name for the polyhedral LCP
+        solver: String = "lemke".to_string(),
+            valid if |v| Registry::builtin().names().contains(&v.as_str()) => "a signorini-lcp solver name";
     }
 }
 
@@ -117,16 +72,10 @@ fn e_entries(comp: usize, dirs: &[[f64; 2]]) -> Vec<(usize, f64)> {
 
 impl FcSolver for LcpRoute {
     fn name(&self) -> String {
-        let p = &self.params;
-        let def = LcpRouteParams::default();
-        let mut pairs = Vec::new();
-        if p.k != def.k {
-            pairs.push(("k", p.k.to_string()));
-        }
-        if p.solver != def.solver {
-            pairs.push(("solver", p.solver.clone()));
-        }
-        canonical_name(LcpRouteParams::SOLVER, &pairs)
+        self.params.spec()
+    }
+    fn validate(&self) -> Result<(), SolveError> {
+        Ok(self.params.validate()?)
     }
 
     fn default_max_iter(&self, _: &FcProblem) -> usize {

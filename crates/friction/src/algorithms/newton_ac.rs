@@ -18,8 +18,7 @@
 //! strategies).
 
 use faer::sparse::Triplet;
-use signorini_lcp::registry::canonical_name;
-use signorini_lcp::{Matrix, ParamDoc, SolveError, SolverParams, SpecError, Status};
+use signorini_lcp::{Matrix, SolveError, SolverParams, Status};
 
 use super::nsgs::{sweep_once, NsgsParams};
 use super::{LinearSystem, Rows};
@@ -41,66 +40,21 @@ pub enum Linear {
     Sparse,
 }
 
+signorini_lcp::param_enum!(Linear { Auto => "auto", Dense => "dense", Sparse => "sparse" });
+
+signorini_lcp::solver_params! {
 /// Parameters of `newton-ac`.
-#[derive(Debug, Clone, PartialEq)]
-pub struct NewtonAcParams {
-    /// Linear solver (`auto`, `dense`, `sparse`; default `auto`).
-    pub linear: Linear,
-    /// Scale on the per-contact rho (default 1).
-    pub rho_scale: f64,
-    /// Backtracking steps of the line search (default 30).
-    pub max_backtracks: usize,
-    /// Memory of the non-monotone line search (default 1 = plain Armijo).
-    pub memory: usize,
-    /// When the line search fails, run this many nsgs sweeps (local Alart–Curnier) from the
-    /// current r instead of taking the shortest step (default 0: off).
-    pub fallback_sweeps: usize,
-}
-
-impl Default for NewtonAcParams {
-    fn default() -> Self {
-        Self {
-            linear: Linear::Auto,
-            rho_scale: 1.0,
-            max_backtracks: 30,
-            memory: 1,
-            fallback_sweeps: 0,
-        }
-    }
-}
-
-impl SolverParams for NewtonAcParams {
-    const SOLVER: &'static str = "newton-ac";
-    const KEYS: &'static [ParamDoc] = &[
-        ParamDoc { key: "linear", default: "auto", doc: "auto (dense LU for dense W or n <= 300), dense or sparse (faer LU, one symbolic analysis)" },
-        ParamDoc { key: "rho_scale", default: "1", doc: "factor on rho_N = 1/W_NN, rho_T = 1/mean(W_TT) of each contact" },
-        ParamDoc { key: "max_backtracks", default: "30", doc: "halvings of the step in the Armijo line search" },
-        ParamDoc { key: "memory", default: "1", doc: "memory of the non-monotone line search (1 = plain Armijo)" },
-        ParamDoc { key: "fallback_sweeps", default: "0", doc: "nsgs sweeps run when the line search fails (0: take the shortest step)" },
-    ];
-
-    fn set(&mut self, key: &str, value: &str) -> Result<(), SpecError> {
-        match key {
-            "linear" => {
-                self.linear = match value.trim() {
-                    "auto" => Linear::Auto,
-                    "dense" => Linear::Dense,
-                    "sparse" => Linear::Sparse,
-                    _ => return Err(Self::bad(key, value, "expected auto, dense or sparse")),
-                }
-            }
-            "rho_scale" => self.rho_scale = Self::parse_positive(key, value)?,
-            "max_backtracks" => self.max_backtracks = Self::parse_count(key, value)?,
-            "memory" => self.memory = Self::parse_count(key, value)?,
-            "fallback_sweeps" => {
-                self.fallback_sweeps = value
-                    .trim()
-                    .parse()
-                    .map_err(|_| Self::bad(key, value, "expected an integer >= 0"))?
-            }
-            _ => return Err(Self::bad(key, value, "unknown key")),
-        }
-        Ok(())
+    pub struct NewtonAcParams for "newton-ac" {
+        /// auto (dense LU for dense W or n <= 300), dense or sparse (faer LU, one symbolic analysis)
+        linear: Linear = Linear::Auto;
+        /// factor on rho_N = 1/W_NN, rho_T = 1/mean(W_TT) of each contact
+        rho_scale: f64 = 1.0, valid if |v| v > 0.0 => "> 0";
+        /// halvings of the step in the Armijo line search
+        max_backtracks: usize = 30, valid if |v| v >= 1 => ">= 1";
+        /// memory of the non-monotone line search (1 = plain Armijo)
+        memory: usize = 1, valid if |v| v >= 1 => ">= 1";
+        /// nsgs sweeps run when the line search fails (0: take the shortest step)
+        fallback_sweeps: usize = 0;
     }
 }
 
@@ -196,26 +150,10 @@ fn jacobian_triplets(
 
 impl FcSolver for NewtonAc {
     fn name(&self) -> String {
-        let p = &self.params;
-        let def = NewtonAcParams::default();
-        let mut pairs = Vec::new();
-        if p.linear != def.linear {
-            let s = if p.linear == Linear::Dense { "dense" } else { "sparse" };
-            pairs.push(("linear", s.to_string()));
-        }
-        if p.rho_scale != def.rho_scale {
-            pairs.push(("rho_scale", p.rho_scale.to_string()));
-        }
-        if p.max_backtracks != def.max_backtracks {
-            pairs.push(("max_backtracks", p.max_backtracks.to_string()));
-        }
-        if p.memory != def.memory {
-            pairs.push(("memory", p.memory.to_string()));
-        }
-        if p.fallback_sweeps != def.fallback_sweeps {
-            pairs.push(("fallback_sweeps", p.fallback_sweeps.to_string()));
-        }
-        canonical_name(NewtonAcParams::SOLVER, &pairs)
+        self.params.spec()
+    }
+    fn validate(&self) -> Result<(), SolveError> {
+        Ok(self.params.validate()?)
     }
 
     fn default_max_iter(&self, _: &FcProblem) -> usize {

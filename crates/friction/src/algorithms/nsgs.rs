@@ -13,8 +13,7 @@
 use rand::seq::SliceRandom;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
-use signorini_lcp::registry::canonical_name;
-use signorini_lcp::{ParamDoc, SolveError, SolverParams, SpecError, Status};
+use signorini_lcp::{SolveError, SolverParams, Status};
 
 use super::Rows;
 use crate::cone::project;
@@ -33,106 +32,25 @@ pub enum LocalSolver {
     Projection,
 }
 
-impl LocalSolver {
-    fn as_str(self) -> &'static str {
-        match self {
-            Self::AlartCurnier => "ac",
-            Self::Projection => "proj",
-        }
-    }
-}
+signorini_lcp::param_enum!(LocalSolver { AlartCurnier => "ac" | "alart-curnier", Projection => "proj" | "projection" });
 
-/// Parameters of `nsgs`.
-#[derive(Debug, Clone, PartialEq)]
-pub struct NsgsParams {
-    /// Local solver (`ac` or `proj`; default `ac`).
-    pub local: LocalSolver,
-    /// Relaxation omega in (0, 2) (default 1).
-    pub omega: f64,
-    /// Visit the contacts in a shuffled order each sweep (default false).
-    pub shuffle: bool,
-    /// Seed of the shuffle (default 0).
-    pub seed: u64,
-    /// Evaluate the full merit every this many sweeps (default 1).
-    pub check_every: usize,
-    /// Local iterations per contact and sweep (default 20 for `ac`; `proj` uses 10 times it).
-    pub local_max_iter: usize,
-    /// Relative tolerance of the local solver (default 1e-14).
-    pub local_tol: f64,
-}
-
-impl Default for NsgsParams {
-    fn default() -> Self {
-        Self {
-            local: LocalSolver::AlartCurnier,
-            omega: 1.0,
-            shuffle: false,
-            seed: 0,
-            check_every: 1,
-            local_max_iter: 20,
-            local_tol: 1e-14,
-        }
-    }
-}
-
-impl SolverParams for NsgsParams {
-    const SOLVER: &'static str = "nsgs";
-    const KEYS: &'static [ParamDoc] = &[
-        ParamDoc {
-            key: "local",
-            default: "ac",
-            doc: "local solver: ac (Alart-Curnier Newton, projection fallback) or proj",
-        },
-        ParamDoc { key: "omega", default: "1", doc: "relaxation in (0, 2)" },
-        ParamDoc { key: "shuffle", default: "false", doc: "shuffle the contact order every sweep" },
-        ParamDoc { key: "seed", default: "0", doc: "seed of the shuffle (ChaCha8)" },
-        ParamDoc {
-            key: "check_every",
-            default: "1",
-            doc: "sweeps between evaluations of the full merit",
-        },
-        ParamDoc {
-            key: "local_max_iter",
-            default: "20",
-            doc: "local iterations per contact and sweep (proj: 10x)",
-        },
-        ParamDoc {
-            key: "local_tol",
-            default: "1e-14",
-            doc: "relative tolerance of the local solver",
-        },
-    ];
-
-    fn set(&mut self, key: &str, value: &str) -> Result<(), SpecError> {
-        match key {
-            "local" => {
-                self.local = match value.trim() {
-                    "ac" | "alart-curnier" => LocalSolver::AlartCurnier,
-                    "proj" | "projection" => LocalSolver::Projection,
-                    _ => return Err(Self::bad(key, value, "expected ac or proj")),
-                }
-            }
-            "omega" => self.omega = Self::parse_positive(key, value)?,
-            "shuffle" => self.shuffle = Self::parse_bool(key, value)?,
-            "seed" => {
-                self.seed = value
-                    .trim()
-                    .parse()
-                    .map_err(|_| Self::bad(key, value, "expected an integer >= 0"))?
-            }
-            "check_every" => self.check_every = Self::parse_count(key, value)?,
-            "local_max_iter" => self.local_max_iter = Self::parse_count(key, value)?,
-            "local_tol" => self.local_tol = Self::parse_positive(key, value)?,
-            _ => return Err(Self::bad(key, value, "unknown key")),
-        }
-        Ok(())
-    }
-
-    fn validate(&self) -> Result<(), SpecError> {
-        if !(self.omega > 0.0 && self.omega < 2.0) {
-            return Err(Self::bad("omega", &self.omega.to_string(), "must lie in (0, 2)"));
-        }
-        Ok(())
+signorini_lcp::solver_params! {
+    /// Parameters of `nsgs`.
+    pub struct NsgsParams for "nsgs" {
+        /// local solver: ac (Alart-Curnier Newton, projection fallback) or proj
+        local: LocalSolver = LocalSolver::AlartCurnier;
+        /// relaxation
+        omega: f64 = 1.0, valid if |v| v > 0.0 && v < 2.0 => "in (0, 2)";
+        /// shuffle the contact order every sweep
+        shuffle: bool = false;
+        /// seed of the shuffle (ChaCha8)
+        seed: u64 = 0;
+        /// sweeps between evaluations of the full merit
+        check_every: usize = 1, valid if |v| v >= 1 => ">= 1";
+        /// local iterations per contact and sweep (proj: 10x)
+        local_max_iter: usize = 20, valid if |v| v >= 1 => ">= 1";
+        /// relative tolerance of the local solver
+        local_tol: f64 = 1e-14, valid if |v| v > 0.0 => "> 0";
     }
 }
 
@@ -227,29 +145,10 @@ pub(crate) fn sweep_once(
 
 impl FcSolver for Nsgs {
     fn name(&self) -> String {
-        let p = &self.params;
-        let def = NsgsParams::default();
-        let mut pairs = Vec::new();
-        if p.local != def.local {
-            pairs.push(("local", p.local.as_str().to_string()));
-        }
-        if p.omega != def.omega {
-            pairs.push(("omega", p.omega.to_string()));
-        }
-        if p.shuffle {
-            pairs.push(("shuffle", "true".into()));
-            pairs.push(("seed", p.seed.to_string()));
-        }
-        if p.check_every != def.check_every {
-            pairs.push(("check_every", p.check_every.to_string()));
-        }
-        if p.local_max_iter != def.local_max_iter {
-            pairs.push(("local_max_iter", p.local_max_iter.to_string()));
-        }
-        if p.local_tol != def.local_tol {
-            pairs.push(("local_tol", p.local_tol.to_string()));
-        }
-        canonical_name(NsgsParams::SOLVER, &pairs)
+        self.params.spec()
+    }
+    fn validate(&self) -> Result<(), SolveError> {
+        Ok(self.params.validate()?)
     }
 
     fn default_max_iter(&self, _: &FcProblem) -> usize {

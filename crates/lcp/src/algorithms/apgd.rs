@@ -21,12 +21,11 @@
 //! indefinite M makes the objective unbounded and the run ends `numerical_failure` (non-finite
 //! iterate) or at the iteration limit, never `solved` with a wrong z.
 
-use crate::algorithms::pgs::{fmt_f64, starting_point};
+use crate::linalg::symmetry::asymmetry;
 use crate::merit::norm2;
-use crate::registry::{canonical_name, ParamDoc, Registry, SolverParams, SpecError};
 use crate::solver::{LcpSolver, Outcome, SolveContext, SolveError};
 use crate::status::Status;
-use crate::{Lcp, Matrix};
+use crate::Lcp;
 
 /// When to reset the momentum.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -39,129 +38,27 @@ pub enum Restart {
     None,
 }
 
-impl Restart {
-    fn as_str(self) -> &'static str {
-        match self {
-            Restart::Gradient => "gradient",
-            Restart::Function => "function",
-            Restart::None => "none",
-        }
+crate::param_enum!(Restart { Gradient => "gradient", Function => "function", None => "none" });
+
+crate::solver_params! {
+    /// Parameters of `apgd`.
+    pub struct ApgdParams for "apgd" {
+        /// momentum restart: gradient, function or none
+        restart: Restart = Restart::Gradient;
+        /// power iterations for the estimate of L
+        power_iters: usize = 10, valid if |v| v >= 1 => ">= 1";
+        /// factor >= 1 on the estimate of L
+        lipschitz_safety: f64 = 1.1, valid if |v| v >= 1.0 => ">= 1";
     }
 }
 
-/// Parameters of `apgd`.
-#[derive(Debug, Clone, PartialEq)]
-pub struct ApgdParams {
-    /// Merit tolerance (default 1e-8).
-    pub tol: f64,
-    /// Iteration limit (default 100000).
-    pub max_iter: usize,
-    /// Momentum restart rule (default gradient).
-    pub restart: Restart,
-    /// Power iterations for the Lipschitz estimate (default 10).
-    pub power_iters: usize,
-    /// Factor >= 1 applied to the power-iteration estimate (default 1.1).
-    pub lipschitz_safety: f64,
-}
-
-impl Default for ApgdParams {
-    fn default() -> Self {
-        Self {
-            tol: 1e-8,
-            max_iter: 100_000,
-            restart: Restart::Gradient,
-            power_iters: 10,
-            lipschitz_safety: 1.1,
-        }
-    }
-}
-
-impl SolverParams for ApgdParams {
-    const SOLVER: &'static str = "apgd";
-    const KEYS: &'static [ParamDoc] = &[
-        ParamDoc { key: "tol", default: "1e-8", doc: "merit tolerance" },
-        ParamDoc { key: "max_iter", default: "100000", doc: "iteration limit" },
-        ParamDoc { key: "restart", default: "gradient", doc: "gradient, function or none" },
-        ParamDoc { key: "power_iters", default: "10", doc: "power iterations for L" },
-        ParamDoc {
-            key: "lipschitz_safety",
-            default: "1.1",
-            doc: "factor >= 1 on the estimate of L",
-        },
-    ];
-
-    fn set(&mut self, key: &str, value: &str) -> Result<(), SpecError> {
-        match key {
-            "tol" => self.tol = Self::parse_positive(key, value)?,
-            "max_iter" => self.max_iter = Self::parse_count(key, value)?,
-            "restart" => {
-                self.restart = match value.trim() {
-                    "gradient" => Restart::Gradient,
-                    "function" => Restart::Function,
-                    "none" => Restart::None,
-                    _ => return Err(Self::bad(key, value, "expected gradient, function or none")),
-                }
-            }
-            "power_iters" => self.power_iters = Self::parse_count(key, value)?,
-            "lipschitz_safety" => {
-                let v = Self::parse_f64(key, value)?;
-                if v < 1.0 {
-                    return Err(Self::bad(key, value, "expected a factor >= 1"));
-                }
-                self.lipschitz_safety = v;
-            }
-            _ => return Err(Self::bad(key, value, "unknown key")),
-        }
-        Ok(())
-    }
-}
-
-/// Accelerated projected gradient with adaptive restart.
-#[derive(Debug, Clone, Default)]
-pub struct Apgd {
-    /// Parameters.
-    pub params: ApgdParams,
-}
-
-impl Apgd {
-    /// Solver with the given parameters.
-    pub fn new(params: ApgdParams) -> Self {
-        Self { params }
-    }
-}
-
-/// The first entry where M differs from M' by more than 1e-12 of the largest entry.
-pub fn asymmetry(lcp: &Lcp) -> Option<(usize, usize, f64, f64)> {
-    let n = lcp.n();
-    match lcp.matrix() {
-        Matrix::Dense(d) => {
-            let scale = (0..n)
-                .flat_map(|j| d.col(j).iter().copied().collect::<Vec<_>>())
-                .fold(0.0f64, |a, v| a.max(v.abs()));
-            for j in 0..n {
-                for i in j + 1..n {
-                    let (a, b) = (d[(i, j)], d[(j, i)]);
-                    if (a - b).abs() > 1e-12 * scale {
-                        return Some((i, j, a, b));
-                    }
-                }
-            }
-            None
-        }
-        Matrix::Sparse(s) => {
-            let scale = (0..n)
-                .flat_map(|i| s.val_of_row(i).iter().copied())
-                .fold(0.0f64, |a, v| a.max(v.abs()));
-            for i in 0..n {
-                for (&j, &a) in s.col_idx_of_row_raw(i).iter().zip(s.val_of_row(i)) {
-                    let b = lcp.get(j, i);
-                    if (a - b).abs() > 1e-12 * scale {
-                        return Some((i, j, a, b));
-                    }
-                }
-            }
-            None
-        }
+crate::lcp_solver! {
+    /// Accelerated projected gradient with adaptive restart.
+    pub struct Apgd(ApgdParams) {
+        summary: "accelerated projected gradient with adaptive restart (symmetric PSD M)",
+        tol: 1e-8,
+        max_iter: |_params, _n| 100_000,
+        run: Apgd::solve_loop,
     }
 }
 
@@ -189,36 +86,9 @@ fn lipschitz_estimate(lcp: &Lcp, ctx: &mut SolveContext<'_>, iters: usize) -> f6
     est
 }
 
-impl LcpSolver for Apgd {
-    fn name(&self) -> String {
-        let d = ApgdParams::default();
-        let p = &self.params;
-        let mut pairs = Vec::new();
-        if p.tol != d.tol {
-            pairs.push(("tol", fmt_f64(p.tol)));
-        }
-        if p.max_iter != d.max_iter {
-            pairs.push(("max_iter", p.max_iter.to_string()));
-        }
-        if p.restart != d.restart {
-            pairs.push(("restart", p.restart.as_str().to_string()));
-        }
-        if p.power_iters != d.power_iters {
-            pairs.push(("power_iters", p.power_iters.to_string()));
-        }
-        if p.lipschitz_safety != d.lipschitz_safety {
-            pairs.push(("lipschitz_safety", fmt_f64(p.lipschitz_safety)));
-        }
-        canonical_name("apgd", &pairs)
-    }
-    fn default_tol(&self) -> f64 {
-        self.params.tol
-    }
-    fn default_max_iter(&self, _n: usize) -> usize {
-        self.params.max_iter
-    }
-    fn run(&self, lcp: &Lcp, ctx: &mut SolveContext<'_>) -> Result<Outcome, SolveError> {
-        if let Some((i, j, a, b)) = asymmetry(lcp) {
+impl Apgd {
+    fn solve_loop(&self, lcp: &Lcp, ctx: &mut SolveContext<'_>) -> Result<Outcome, SolveError> {
+        if let Some((i, j, a, b)) = asymmetry(lcp, 1e-12) {
             return Err(SolveError::Unsupported {
                 solver: self.name(),
                 reason: format!(
@@ -248,7 +118,7 @@ impl Apgd {
         let q = lcp.q();
         let qnorm = norm2(q);
         let p = &self.params;
-        let mut x = starting_point(ctx, n);
+        let mut x = ctx.start_projected(n);
         let mut mx = vec![0.0; n];
         ctx.mul_vec(lcp, &x, &mut mx);
         let mut l = p.lipschitz_safety * lipschitz_estimate(lcp, ctx, p.power_iters);
@@ -352,19 +222,12 @@ impl Apgd {
     }
 }
 
-/// Registers `apgd`.
-pub fn register(r: &mut Registry) {
-    r.register_params::<ApgdParams>(
-        "accelerated projected gradient with adaptive restart (symmetric PSD M)",
-        |p| Ok(Box::new(Apgd::new(ApgdParams::from_pairs(p)?))),
-    );
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::generate;
     use crate::solver::SolveOptions;
+    use crate::{LcpSolver, Registry, SolverParams};
 
     #[test]
     fn solves_seed_a4_and_a_delassus_problem() {

@@ -11,81 +11,32 @@
 //! is exact to round-off); M_BB is a principal submatrix, positive definite when M is, so that
 //! solution is unique. Block sizes 1..=8.
 
-use crate::algorithms::pgs::{
-    fmt_f64, iterate, positive_diagonal, project, starting_point, LoopSettings, Rows, SweepInfo,
-    DEFAULT_CHECK_EVERY, DEFAULT_MAX_ITER, DEFAULT_TOL,
-};
-use crate::registry::{canonical_name, ParamDoc, Registry, SolverParams, SpecError};
-use crate::solver::{LcpSolver, Outcome, SolveContext, SolveError};
+use crate::algorithms::pgs::{DEFAULT_CHECK_EVERY, DEFAULT_MAX_ITER, DEFAULT_TOL};
+use crate::linalg::sweeps::{iterate, positive_diagonal, project, LoopSettings, Rows, SweepInfo};
+use crate::solver::{Outcome, SolveContext, SolveError};
 use crate::status::Status;
 use crate::Lcp;
 
 /// Largest block size (2^8 index sets of an 8x8 system per block and sweep).
 pub const MAX_BLOCK: usize = 8;
 
-/// Parameters of `bpgs`.
-#[derive(Debug, Clone, PartialEq)]
-pub struct BpgsParams {
-    /// Merit tolerance (default 1e-8).
-    pub tol: f64,
-    /// Sweep limit (default 10000).
-    pub max_iter: usize,
-    /// Rows per block, 1..=8 (default 3: one block per contact with a normal and two tangent
-    /// rows).
-    pub block: usize,
-    /// Sweeps between exact merit checks (default 10).
-    pub check_every: usize,
-}
-
-impl Default for BpgsParams {
-    fn default() -> Self {
-        Self {
-            tol: DEFAULT_TOL,
-            max_iter: DEFAULT_MAX_ITER,
-            block: 3,
-            check_every: DEFAULT_CHECK_EVERY,
-        }
+crate::solver_params! {
+    /// Parameters of `bpgs`.
+    pub struct BpgsParams for "bpgs" {
+        /// rows per block, 1..=8 (default 3: one block per contact, normal and two tangents)
+        block: usize = 3, valid if |v| (1..=MAX_BLOCK).contains(&v) => "in 1..=8";
+        /// sweeps between exact merit checks
+        check_every: usize = DEFAULT_CHECK_EVERY, valid if |v| v >= 1 => ">= 1";
     }
 }
 
-impl SolverParams for BpgsParams {
-    const SOLVER: &'static str = "bpgs";
-    const KEYS: &'static [ParamDoc] = &[
-        ParamDoc { key: "tol", default: "1e-8", doc: "merit tolerance" },
-        ParamDoc { key: "max_iter", default: "10000", doc: "sweep limit" },
-        ParamDoc { key: "block", default: "3", doc: "rows per block, 1..=8" },
-        ParamDoc { key: "check_every", default: "10", doc: "sweeps between exact merit checks" },
-    ];
-
-    fn set(&mut self, key: &str, value: &str) -> Result<(), SpecError> {
-        match key {
-            "tol" => self.tol = Self::parse_positive(key, value)?,
-            "max_iter" => self.max_iter = Self::parse_count(key, value)?,
-            "block" => {
-                let b = Self::parse_count(key, value)?;
-                if b > MAX_BLOCK {
-                    return Err(Self::bad(key, value, "expected a block size in 1..=8"));
-                }
-                self.block = b;
-            }
-            "check_every" => self.check_every = Self::parse_count(key, value)?,
-            _ => return Err(Self::bad(key, value, "unknown key")),
-        }
-        Ok(())
-    }
-}
-
-/// Blocked projected Gauss–Seidel with exact block solves.
-#[derive(Debug, Clone, Default)]
-pub struct Bpgs {
-    /// Parameters.
-    pub params: BpgsParams,
-}
-
-impl Bpgs {
-    /// Solver with the given parameters.
-    pub fn new(params: BpgsParams) -> Self {
-        Self { params }
+crate::lcp_solver! {
+    /// Blocked projected Gauss–Seidel with exact block solves.
+    pub struct Bpgs(BpgsParams) {
+        summary: "blocked projected Gauss-Seidel, exact block solves (symmetric PSD M)",
+        tol: DEFAULT_TOL,
+        max_iter: |_params, _n| DEFAULT_MAX_ITER,
+        run: Bpgs::solve_loop,
     }
 }
 
@@ -226,32 +177,8 @@ fn diagonal_blocks(rows: &Rows<'_>, n: usize, b: usize) -> Vec<f64> {
 /// Violation above which a block solve counts as failed.
 const BLOCK_FAILURE: f64 = 1e-6;
 
-impl LcpSolver for Bpgs {
-    fn name(&self) -> String {
-        let d = BpgsParams::default();
-        let p = &self.params;
-        let mut pairs = Vec::new();
-        if p.tol != d.tol {
-            pairs.push(("tol", fmt_f64(p.tol)));
-        }
-        if p.max_iter != d.max_iter {
-            pairs.push(("max_iter", p.max_iter.to_string()));
-        }
-        if p.block != d.block {
-            pairs.push(("block", p.block.to_string()));
-        }
-        if p.check_every != d.check_every {
-            pairs.push(("check_every", p.check_every.to_string()));
-        }
-        canonical_name("bpgs", &pairs)
-    }
-    fn default_tol(&self) -> f64 {
-        self.params.tol
-    }
-    fn default_max_iter(&self, _n: usize) -> usize {
-        self.params.max_iter
-    }
-    fn run(&self, lcp: &Lcp, ctx: &mut SolveContext<'_>) -> Result<Outcome, SolveError> {
+impl Bpgs {
+    fn solve_loop(&self, lcp: &Lcp, ctx: &mut SolveContext<'_>) -> Result<Outcome, SolveError> {
         let n = lcp.n();
         let b = self.params.block.clamp(1, MAX_BLOCK);
         crate::memory::check_dense_work(lcp, 1, ctx.memory_budget, "bpgs: row-major copy of M")?;
@@ -304,7 +231,7 @@ impl LcpSolver for Bpgs {
             info
         };
         let settings = LoopSettings { check_every: self.params.check_every, matvecs_per_sweep: 1 };
-        let mut out = iterate(lcp, ctx, starting_point(ctx, n), settings, sweep, None);
+        let mut out = iterate(lcp, ctx, ctx.start_projected(n), settings, sweep, None);
         if let Some(msg) = failure {
             out.status = Status::NumericalFailure;
             out.note = Some(msg);
@@ -313,19 +240,12 @@ impl LcpSolver for Bpgs {
     }
 }
 
-/// Registers `bpgs`.
-pub fn register(r: &mut Registry) {
-    r.register_params::<BpgsParams>(
-        "blocked projected Gauss-Seidel, exact block solves (symmetric PSD M)",
-        |p| Ok(Box::new(Bpgs::new(BpgsParams::from_pairs(p)?))),
-    );
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::generate;
     use crate::solver::SolveOptions;
+    use crate::{LcpSolver, SolverParams};
 
     #[test]
     fn small_lcp_enumeration_finds_the_seed_a4_solution() {
@@ -341,7 +261,7 @@ mod tests {
     #[test]
     fn one_block_covering_the_problem_solves_it_in_one_sweep() {
         let lcp = generate::random_spd(6, 3);
-        let solver = Bpgs::new(BpgsParams { block: 6, check_every: 1, ..Default::default() });
+        let solver = Bpgs::new(BpgsParams { block: 6, check_every: 1 });
         let sol = solver.solve(&lcp, &SolveOptions::default(), None).expect("runs");
         assert_eq!(sol.status, Status::Solved);
         assert_eq!(sol.iterations, 1);

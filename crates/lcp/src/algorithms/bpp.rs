@@ -38,9 +38,8 @@ use faer::linalg::solvers::Solve;
 use faer::sparse::{SparseColMat, Triplet};
 use faer::{Mat, Side};
 
-use crate::merit::evaluate;
-use crate::registry::{canonical_name, ParamDoc, Registry, SolverParams, SpecError};
-use crate::solver::{LcpSolver, Outcome, SolveContext, SolveError};
+use crate::linalg::symmetry::is_symmetric;
+use crate::solver::{Outcome, SolveContext, SolveError};
 use crate::status::Status;
 use crate::{Lcp, Matrix};
 
@@ -51,131 +50,28 @@ pub const DEFAULT_FEAS_TOL: f64 = 1e-12;
 /// Default number of non-improving block exchanges before the least-index fallback.
 pub const DEFAULT_MAX_BLOCK_FAILURES: usize = 3;
 
-/// Parameters of `bpp`.
-#[derive(Debug, Clone, PartialEq)]
-pub struct BppParams {
-    /// Merit tolerance on the final z. Default 1e-10.
-    pub tol: f64,
-    /// Limit on iterations (linear solves); `None` = 100 + 10 n. Default `None`.
-    pub max_iter: Option<usize>,
-    /// p̄: non-improving block exchanges allowed before single least-index exchanges.
-    /// Default 3.
-    pub max_block_failures: usize,
-    /// Relative tolerance of the sign tests on z_F and w_G. Default 1e-12.
-    pub feas_tol: f64,
-}
-
-impl Default for BppParams {
-    fn default() -> Self {
-        Self {
-            tol: DEFAULT_TOL,
-            max_iter: None,
-            max_block_failures: DEFAULT_MAX_BLOCK_FAILURES,
-            feas_tol: DEFAULT_FEAS_TOL,
-        }
+crate::solver_params! {
+    /// Parameters of `bpp`.
+    pub struct BppParams for "bpp" {
+        /// non-improving block exchanges before least-index (Murty) exchanges
+        max_block_failures: usize = DEFAULT_MAX_BLOCK_FAILURES;
+        /// relative tolerance of the sign tests on z_F and w_G (a round-off tolerance)
+        feas_tol: f64 = DEFAULT_FEAS_TOL, valid if |v| v > 0.0 && v < 1e-2 => "in (0, 1e-2)";
     }
 }
 
-impl SolverParams for BppParams {
-    const SOLVER: &'static str = "bpp";
-    const KEYS: &'static [ParamDoc] = &[
-        ParamDoc { key: "tol", default: "1e-10", doc: "merit tolerance on the returned z" },
-        ParamDoc {
-            key: "max_iter",
-            default: "100 + 10 n",
-            doc: "limit on iterations (one linear solve each)",
-        },
-        ParamDoc {
-            key: "max_block_failures",
-            default: "3",
-            doc: "non-improving block exchanges before least-index (Murty) exchanges",
-        },
-        ParamDoc {
-            key: "feas_tol",
-            default: "1e-12",
-            doc: "relative tolerance of the sign tests on z_F and w_G",
-        },
-    ];
-
-    fn set(&mut self, key: &str, value: &str) -> Result<(), SpecError> {
-        match key {
-            "tol" => self.tol = Self::parse_positive(key, value)?,
-            "max_iter" => self.max_iter = Some(Self::parse_count(key, value)?),
-            "max_block_failures" => {
-                self.max_block_failures = match value.trim().parse::<usize>() {
-                    Ok(v) => v,
-                    Err(_) => return Err(Self::bad(key, value, "expected an integer >= 0")),
-                }
-            }
-            "feas_tol" => self.feas_tol = Self::parse_positive(key, value)?,
-            _ => return Err(Self::bad(key, value, "unknown key")),
-        }
-        Ok(())
+crate::lcp_solver! {
+    /// The block principal pivoting solver.
+    pub struct Bpp(BppParams) {
+        summary: "block principal pivoting (Júdice-Pires) with least-index fallback; P-matrices, large PD",
+        tol: DEFAULT_TOL,
+        max_iter: |_params, n| 100 + 10 * n,
+        run: Bpp::solve_loop,
     }
-
-    fn validate(&self) -> Result<(), SpecError> {
-        if self.feas_tol >= 1e-2 {
-            return Err(Self::bad(
-                "feas_tol",
-                &self.feas_tol.to_string(),
-                "must be < 1e-2 (it is a round-off tolerance)",
-            ));
-        }
-        Ok(())
-    }
-}
-
-/// The block principal pivoting solver.
-#[derive(Debug, Clone, Default)]
-pub struct Bpp {
-    /// Its parameters.
-    pub params: BppParams,
 }
 
 impl Bpp {
-    /// A solver with the given parameters.
-    pub fn new(params: BppParams) -> Self {
-        Self { params }
-    }
-}
-
-/// Registers `bpp`.
-pub fn register(r: &mut Registry) {
-    r.register_params::<BppParams>(
-        "block principal pivoting (Júdice-Pires) with least-index fallback; P-matrices, large PD",
-        |pairs| Ok(Box::new(Bpp::new(BppParams::from_pairs(pairs)?))),
-    );
-}
-
-impl LcpSolver for Bpp {
-    fn name(&self) -> String {
-        let d = BppParams::default();
-        let p = &self.params;
-        let mut pairs = Vec::new();
-        if p.tol != d.tol {
-            pairs.push(("tol", format!("{:e}", p.tol)));
-        }
-        if let Some(m) = p.max_iter {
-            pairs.push(("max_iter", m.to_string()));
-        }
-        if p.max_block_failures != d.max_block_failures {
-            pairs.push(("max_block_failures", p.max_block_failures.to_string()));
-        }
-        if p.feas_tol != d.feas_tol {
-            pairs.push(("feas_tol", format!("{:e}", p.feas_tol)));
-        }
-        canonical_name("bpp", &pairs)
-    }
-
-    fn default_tol(&self) -> f64 {
-        self.params.tol
-    }
-
-    fn default_max_iter(&self, n: usize) -> usize {
-        self.params.max_iter.unwrap_or(100 + 10 * n)
-    }
-
-    fn run(&self, lcp: &Lcp, ctx: &mut SolveContext<'_>) -> Result<Outcome, SolveError> {
+    fn solve_loop(&self, lcp: &Lcp, ctx: &mut SolveContext<'_>) -> Result<Outcome, SolveError> {
         crate::memory::check_dense_work(
             lcp,
             3,
@@ -349,30 +245,6 @@ fn row_abs_sums(lcp: &Lcp) -> Vec<f64> {
     }
 }
 
-/// True when M is symmetric up to 1e-12 relative to its largest entry (then M_FF is factorised
-/// by Cholesky first).
-fn is_symmetric(lcp: &Lcp) -> bool {
-    let n = lcp.n();
-    match lcp.matrix() {
-        Matrix::Dense(d) => {
-            let scale = (0..n)
-                .flat_map(|j| (0..n).map(move |i| (i, j)))
-                .fold(0.0f64, |m, (i, j)| m.max(d[(i, j)].abs()));
-            (0..n).all(|j| (0..j).all(|i| (d[(i, j)] - d[(j, i)]).abs() <= 1e-12 * scale))
-        }
-        Matrix::Sparse(s) => {
-            let scale =
-                (0..n).fold(0.0f64, |m, i| s.val_of_row(i).iter().fold(m, |m, v| m.max(v.abs())));
-            (0..n).all(|i| {
-                s.col_idx_of_row_raw(i)
-                    .iter()
-                    .zip(s.val_of_row(i))
-                    .all(|(&j, &v)| (v - lcp.get(j, i)).abs() <= 1e-12 * scale)
-            })
-        }
-    }
-}
-
 fn inf_norm(x: &[f64]) -> f64 {
     x.iter().fold(0.0f64, |m, v| m.max(v.abs()))
 }
@@ -387,7 +259,7 @@ fn infeasible_set(lcp: &Lcp, in_free: &[bool], z: &[f64], mz: &[f64], feas_tol: 
 
 fn run_bpp(lcp: &Lcp, ctx: &mut SolveContext<'_>, params: &BppParams) -> Outcome {
     let n = lcp.n();
-    let symmetric = is_symmetric(lcp);
+    let symmetric = is_symmetric(lcp, 1e-12);
     let row_abs = row_abs_sums(lcp);
     let mut in_free: Vec<bool> = match ctx.warm_start {
         Some(z0) => z0.iter().map(|&v| v > 0.0).collect(),
@@ -421,7 +293,7 @@ fn run_bpp(lcp: &Lcp, ctx: &mut SolveContext<'_>, params: &BppParams) -> Outcome
         if h.is_empty() {
             // Round-off negatives of z_F within the sign tolerance are zeros.
             let z: Vec<f64> = z.into_iter().map(|v| v.max(0.0)).collect();
-            let (w, merit) = evaluate(lcp, &z);
+            let (w, merit) = ctx.evaluate(lcp, &z);
             let ok = ctx.converged(lcp, &z, &w, merit.residual);
             let status = if ok { Status::Solved } else { Status::NumericalFailure };
             return outcome(z, status, it, pivots);
@@ -462,10 +334,11 @@ mod tests {
     use super::*;
     use crate::generate;
     use crate::solver::SolveOptions;
+    use crate::{LcpSolver, Matrix, Registry, SolverParams};
 
     fn solve(lcp: &Lcp, spec: &str, warm: Option<&[f64]>) -> crate::Solution {
         let mut r = Registry::empty();
-        register(&mut r);
+        r.add(Bpp::entry());
         let s = r.build(spec).expect("spec");
         s.solve(lcp, &SolveOptions::default(), warm).expect("setup")
     }

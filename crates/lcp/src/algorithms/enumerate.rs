@@ -62,10 +62,9 @@ use clarabel::solver::{
 };
 use faer::Mat;
 
-use crate::dense_lu::{equilibrate, SeqFullLu};
+use crate::linalg::dense_lu::{equilibrate, SeqFullLu};
 use crate::memory::{self, MemoryError, DEFAULT_MEMORY_BUDGET};
 use crate::merit::evaluate;
-use crate::registry::{canonical_name, ParamDoc, Registry, SolverParams, SpecError};
 use crate::solver::{LcpSolver, Outcome, SolveContext, SolveError};
 use crate::status::{Certificate, Status};
 use crate::Lcp;
@@ -83,112 +82,28 @@ const EQUILIBRATION_SWEEPS: usize = 40;
 /// Round-off tolerance of the Farkas certificates of empty index sets.
 pub const CERTIFICATE_RTOL: f64 = 1e-9;
 
-/// Parameters of `enum`.
-#[derive(Debug, Clone, PartialEq)]
-pub struct EnumParams {
-    /// Merit tolerance every reported solution must meet. Default 1e-9.
-    pub tol: f64,
-    /// Limit on index sets examined; `None` = 2^n (all). Default `None`.
-    pub max_iter: Option<usize>,
-    /// Relative tolerance of the sign tests on z_alpha and w_beta. Default 1e-10.
-    pub feas_tol: f64,
-    /// Stop at the first solution. Default false.
-    pub first_only: bool,
-}
-
-impl Default for EnumParams {
-    fn default() -> Self {
-        Self { tol: 1e-9, max_iter: None, feas_tol: 1e-10, first_only: false }
+crate::solver_params! {
+    /// Parameters of `enum`.
+    pub struct EnumParams for "enum" {
+        /// relative tolerance of the sign tests on z_alpha and w_beta (a round-off tolerance)
+        feas_tol: f64 = 1e-10, valid if |v| v > 0.0 && v < 1e-2 => "in (0, 1e-2)";
+        /// stop at the first solution
+        first_only: bool = false;
     }
 }
 
-impl SolverParams for EnumParams {
-    const SOLVER: &'static str = "enum";
-    const KEYS: &'static [ParamDoc] = &[
-        ParamDoc { key: "tol", default: "1e-9", doc: "merit tolerance of every reported solution" },
-        ParamDoc { key: "max_iter", default: "2^n", doc: "limit on index sets examined" },
-        ParamDoc {
-            key: "feas_tol",
-            default: "1e-10",
-            doc: "relative tolerance of the sign tests on z_alpha and w_beta",
-        },
-        ParamDoc { key: "first_only", default: "false", doc: "stop at the first solution" },
-    ];
-
-    fn set(&mut self, key: &str, value: &str) -> Result<(), SpecError> {
-        match key {
-            "tol" => self.tol = Self::parse_positive(key, value)?,
-            "max_iter" => self.max_iter = Some(Self::parse_count(key, value)?),
-            "feas_tol" => self.feas_tol = Self::parse_positive(key, value)?,
-            "first_only" => self.first_only = Self::parse_bool(key, value)?,
-            _ => return Err(Self::bad(key, value, "unknown key")),
-        }
-        Ok(())
+crate::lcp_solver! {
+    /// The enumeration solver.
+    pub struct Enumerate(EnumParams) {
+        summary: "enumeration of complementary index sets: all solutions or a proof of none; n <= 20",
+        tol: 1e-9,
+        max_iter: |_params, n| if n <= MAX_N { 1usize << n } else { usize::MAX },
+        run: Enumerate::solve_loop,
     }
-
-    fn validate(&self) -> Result<(), SpecError> {
-        if self.feas_tol >= 1e-2 {
-            return Err(Self::bad(
-                "feas_tol",
-                &self.feas_tol.to_string(),
-                "must be < 1e-2 (it is a round-off tolerance)",
-            ));
-        }
-        Ok(())
-    }
-}
-
-/// The enumeration solver.
-#[derive(Debug, Clone, Default)]
-pub struct Enumerate {
-    /// Its parameters.
-    pub params: EnumParams,
 }
 
 impl Enumerate {
-    /// A solver with the given parameters.
-    pub fn new(params: EnumParams) -> Self {
-        Self { params }
-    }
-}
-
-/// Registers `enum`.
-pub fn register(r: &mut Registry) {
-    r.register_params::<EnumParams>(
-        "enumeration of complementary index sets: all solutions or a proof of none; n <= 20",
-        |pairs| Ok(Box::new(Enumerate::new(EnumParams::from_pairs(pairs)?))),
-    );
-}
-
-impl LcpSolver for Enumerate {
-    fn name(&self) -> String {
-        let d = EnumParams::default();
-        let p = &self.params;
-        let mut pairs = Vec::new();
-        if p.tol != d.tol {
-            pairs.push(("tol", format!("{:e}", p.tol)));
-        }
-        if let Some(m) = p.max_iter {
-            pairs.push(("max_iter", m.to_string()));
-        }
-        if p.feas_tol != d.feas_tol {
-            pairs.push(("feas_tol", format!("{:e}", p.feas_tol)));
-        }
-        if p.first_only {
-            pairs.push(("first_only", "true".to_string()));
-        }
-        canonical_name("enum", &pairs)
-    }
-
-    fn default_tol(&self) -> f64 {
-        self.params.tol
-    }
-
-    fn default_max_iter(&self, n: usize) -> usize {
-        self.params.max_iter.unwrap_or(if n <= MAX_N { 1usize << n } else { usize::MAX })
-    }
-
-    fn run(&self, lcp: &Lcp, ctx: &mut SolveContext<'_>) -> Result<Outcome, SolveError> {
+    fn solve_loop(&self, lcp: &Lcp, ctx: &mut SolveContext<'_>) -> Result<Outcome, SolveError> {
         let n = lcp.n();
         if n > MAX_N {
             return Err(SolveError::Unsupported {
@@ -727,6 +642,7 @@ mod tests {
     use super::*;
     use crate::generate;
     use crate::solver::SolveOptions;
+    use crate::{LcpSolver, Registry, SolverParams};
 
     fn solve(lcp: &Lcp) -> crate::Solution {
         Enumerate::default().solve(lcp, &SolveOptions::default(), None).expect("setup")
@@ -894,7 +810,7 @@ mod tests {
     #[test]
     fn limit_without_solution_is_max_iterations() {
         let (lcp, _) = generate::random_copositive_plus_infeasible(4, 1);
-        let s = Enumerate::new(EnumParams { max_iter: Some(3), ..EnumParams::default() });
+        let s = Registry::builtin().build("enum:max_iter=3").expect("spec");
         let sol = s.solve(&lcp, &SolveOptions::default(), None).expect("setup");
         assert_eq!(sol.status, Status::MaxIterations);
         assert_eq!(sol.iterations, 3);
@@ -930,7 +846,7 @@ mod tests {
         // z = (2/7, 1/7) is not representable: its residual is round-off, not zero.
         let lcp = Lcp::from_dense_rows(&[vec![3.0, 1.0], vec![1.0, 5.0]], vec![-1.0, -1.0])
             .expect("valid");
-        let s = Enumerate::new(EnumParams { tol: 1e-300, ..EnumParams::default() });
+        let s = Registry::builtin().build("enum:tol=1e-300").expect("spec");
         let sol = s.solve(&lcp, &SolveOptions::default(), None).expect("setup");
         assert_ne!(sol.status, Status::NoSolution, "{:?}", sol.note);
         if sol.status != Status::Solved {

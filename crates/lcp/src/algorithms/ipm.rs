@@ -25,79 +25,28 @@
 //! α < 1e-8, end as `stalled` (typical of infeasible problems). History measure: the merit
 //! residual of the iterate. Warm start: the given z, shifted into the interior as above.
 
-use crate::algorithms::jacobian_system::{JacobianSystem, KrylovSettings, LinearSolver};
-use crate::algorithms::newton_fb::{merit_scale, min_map_norm};
-use crate::merit::norm2;
-use crate::registry::{canonical_name, ParamDoc, Registry, SolverParams, SpecError};
-use crate::solver::{LcpSolver, Outcome, SolveContext, SolveError};
+use crate::linalg::jacobian_system::{JacobianSystem, KrylovSettings, LinearSolver};
+use crate::merit::{merit_scale, min_map_norm, norm2};
+use crate::solver::{Outcome, SolveContext, SolveError};
 use crate::status::Status;
 use crate::{Lcp, Matrix};
 
-/// Parameters of `ipm`.
-#[derive(Debug, Clone, PartialEq)]
-pub struct IpmParams {
-    /// Merit tolerance. Default 1e-10.
-    pub tol: f64,
-    /// Iteration limit. Default 200.
-    pub max_iter: usize,
-    /// Fraction η of the step to the boundary far from the solution; near it η rises to
-    /// 1 − merit (kept below 1). Default 0.99.
-    pub step_fraction: f64,
-}
-
-impl Default for IpmParams {
-    fn default() -> Self {
-        Self { tol: 1e-10, max_iter: 200, step_fraction: 0.99 }
+crate::solver_params! {
+    /// Parameters of `ipm`.
+    pub struct IpmParams for "ipm" {
+        /// fraction of the step to the boundary far from the solution (near it, 1 - merit)
+        step_fraction: f64 = 0.99, valid if |v| v > 0.0 && v < 1.0 => "in (0, 1)";
     }
 }
 
-impl SolverParams for IpmParams {
-    const SOLVER: &'static str = "ipm";
-    const KEYS: &'static [ParamDoc] = &[
-        ParamDoc { key: "tol", default: "1e-10", doc: "merit tolerance" },
-        ParamDoc { key: "max_iter", default: "200", doc: "iteration limit" },
-        ParamDoc {
-            key: "step_fraction",
-            default: "0.99",
-            doc: "fraction of the step to the boundary, in (0, 1)",
-        },
-    ];
-
-    fn set(&mut self, key: &str, value: &str) -> Result<(), SpecError> {
-        match key {
-            "tol" => self.tol = Self::parse_positive(key, value)?,
-            "max_iter" => self.max_iter = Self::parse_count(key, value)?,
-            "step_fraction" => self.step_fraction = Self::parse_positive(key, value)?,
-            _ => unreachable!("keys are checked against KEYS"),
-        }
-        Ok(())
+crate::lcp_solver! {
+    /// The `ipm` solver.
+    pub struct Ipm(IpmParams) {
+        summary: "primal-dual interior point, Mehrotra predictor-corrector (Wright 1997); monotone (PSD) M",
+        tol: 1e-10,
+        max_iter: |_params, _n| 200,
+        run: Ipm::solve_loop,
     }
-
-    fn validate(&self) -> Result<(), SpecError> {
-        if self.step_fraction >= 1.0 {
-            return Err(Self::bad(
-                "step_fraction",
-                &self.step_fraction.to_string(),
-                "must be < 1 (iterates stay interior)",
-            ));
-        }
-        Ok(())
-    }
-}
-
-/// The `ipm` solver.
-#[derive(Debug, Clone, Default)]
-pub struct Ipm {
-    /// Its parameters.
-    pub params: IpmParams,
-}
-
-/// Registers `ipm`.
-pub fn register(r: &mut Registry) {
-    r.register_params::<IpmParams>(
-        "primal-dual interior point, Mehrotra predictor-corrector (Wright 1997); monotone (PSD) M",
-        |pairs| Ok(Box::new(Ipm { params: IpmParams::from_pairs(pairs)? })),
-    );
 }
 
 /// Mehrotra's shift of (z, w) into the interior.
@@ -156,32 +105,8 @@ enum Breakdown {
     NotMonotone,
 }
 
-impl LcpSolver for Ipm {
-    fn name(&self) -> String {
-        let d = IpmParams::default();
-        let p = &self.params;
-        let mut pairs = Vec::new();
-        if p.tol != d.tol {
-            pairs.push(("tol", p.tol.to_string()));
-        }
-        if p.max_iter != d.max_iter {
-            pairs.push(("max_iter", p.max_iter.to_string()));
-        }
-        if p.step_fraction != d.step_fraction {
-            pairs.push(("step_fraction", p.step_fraction.to_string()));
-        }
-        canonical_name(IpmParams::SOLVER, &pairs)
-    }
-
-    fn default_tol(&self) -> f64 {
-        self.params.tol
-    }
-
-    fn default_max_iter(&self, _n: usize) -> usize {
-        self.params.max_iter
-    }
-
-    fn run(&self, lcp: &Lcp, ctx: &mut SolveContext<'_>) -> Result<Outcome, SolveError> {
+impl Ipm {
+    fn solve_loop(&self, lcp: &Lcp, ctx: &mut SolveContext<'_>) -> Result<Outcome, SolveError> {
         let n = lcp.n();
         crate::memory::check_dense_work(
             lcp,
@@ -321,7 +246,8 @@ fn direction(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{generate, LcpSolver, Registry, SolveOptions};
+    use crate::{generate, SolveOptions};
+    use crate::{LcpSolver, Registry};
 
     fn solve(lcp: &Lcp, z0: Option<&[f64]>) -> crate::Solution {
         let s = Registry::builtin().build("ipm").expect("spec");

@@ -48,9 +48,8 @@
 //! covering vector and another termination theory.
 
 use crate::memory::{self, MemoryError};
-use crate::merit::evaluate;
-use crate::registry::{canonical_name, ParamDoc, Registry, SolverParams, SpecError};
-use crate::solver::{LcpSolver, Outcome, SolveContext, SolveError, FARKAS_TOL};
+use crate::params::ParamValue;
+use crate::solver::{Outcome, SolveContext, SolveError, FARKAS_TOL};
 use crate::status::{verify_farkas, Certificate, Status};
 use crate::{Lcp, Matrix};
 
@@ -69,155 +68,59 @@ const REFINE_STEPS: usize = 3;
 /// Marker of "not basic" / "not stored".
 const NONE: usize = usize::MAX;
 
-/// Parameters of [`Lemke`].
-#[derive(Debug, Clone, PartialEq)]
-pub struct LemkeParams {
-    /// Merit tolerance for `solved` (default 1e-10).
-    pub tol: f64,
-    /// Pivot limit; `None` gives max(10000, 50 n) (Murty's example needs 2^n).
-    pub max_iter: Option<usize>,
-    /// Covering vector d > 0 componentwise, length n; `None` is d = e (default). In spec strings
-    /// only `covering=e` is accepted.
-    pub covering: Option<Vec<f64>>,
-    /// Pivot entries at most `pivot_tol * max_i |c_i|` of the entering column c are treated as
-    /// zero (default 1e-12).
-    pub pivot_tol: f64,
-}
-
-impl Default for LemkeParams {
-    fn default() -> Self {
-        Self { tol: DEFAULT_TOL, max_iter: None, covering: None, pivot_tol: DEFAULT_PIVOT_TOL }
+/// A covering vector: `e` (None) in spec strings; a vector set through the Rust API is
+/// written `covering=custom` in the solver's name (which names it but does not parse back).
+impl ParamValue for Option<Vec<f64>> {
+    fn kind() -> String {
+        "e".into()
     }
-}
-
-impl LemkeParams {
-    fn check_covering(d: &[f64]) -> Result<(), String> {
-        match d.iter().enumerate().find(|(_, v)| !(v.is_finite() && **v > 0.0)) {
-            Some((i, v)) => Err(format!("covering[{i}] = {v}: every entry must be finite and > 0")),
-            None => Ok(()),
+    fn parse_param(text: &str) -> Result<Self, String> {
+        if text.trim() == "e" {
+            Ok(None)
+        } else {
+            Err("expected `e`; set other covering vectors through LemkeParams::covering".into())
+        }
+    }
+    fn render_param(&self) -> String {
+        if self.is_some() {
+            "custom".into()
+        } else {
+            "e".into()
         }
     }
 }
 
-impl SolverParams for LemkeParams {
-    const SOLVER: &'static str = "lemke";
-    const KEYS: &'static [ParamDoc] = &[
-        ParamDoc { key: "tol", default: "1e-10", doc: "merit tolerance for solved" },
-        ParamDoc { key: "max_iter", default: "max(10000, 50 n)", doc: "pivot limit" },
-        ParamDoc {
-            key: "covering",
-            default: "e",
-            doc: "covering vector (only `e` in spec strings; other vectors through the Rust API)",
-        },
-        ParamDoc {
-            key: "pivot_tol",
-            default: "1e-12",
-            doc: "pivot entries below pivot_tol * max|column| count as zero",
-        },
-    ];
-
-    fn set(&mut self, key: &str, value: &str) -> Result<(), SpecError> {
-        match key {
-            "tol" => self.tol = Self::parse_positive(key, value)?,
-            "max_iter" => self.max_iter = Some(Self::parse_count(key, value)?),
-            "covering" => {
-                if value.trim() == "e" {
-                    self.covering = None;
-                } else {
-                    return Err(Self::bad(
-                        key,
-                        value,
-                        "expected `e`; set other covering vectors through LemkeParams::covering",
-                    ));
-                }
-            }
-            "pivot_tol" => self.pivot_tol = Self::parse_positive(key, value)?,
-            _ => return Err(unknown_key::<Self>(key)),
-        }
-        Ok(())
-    }
-
-    fn validate(&self) -> Result<(), SpecError> {
-        if !(self.tol.is_finite() && self.tol > 0.0) {
-            return Err(Self::bad("tol", &self.tol.to_string(), "expected a number > 0"));
-        }
-        if !(self.pivot_tol > 0.0 && self.pivot_tol < 1.0) {
-            return Err(Self::bad(
-                "pivot_tol",
-                &self.pivot_tol.to_string(),
-                "expected 0 < pivot_tol < 1",
-            ));
-        }
-        if self.max_iter == Some(0) {
-            return Err(Self::bad("max_iter", "0", "expected an integer >= 1"));
-        }
-        if let Some(d) = &self.covering {
-            Self::check_covering(d).map_err(|e| Self::bad("covering", "vector", &e))?;
-        }
-        Ok(())
+/// The first entry of a covering vector that is not finite and > 0.
+fn check_covering(d: &[f64]) -> Result<(), String> {
+    match d.iter().enumerate().find(|(_, v)| !(v.is_finite() && **v > 0.0)) {
+        Some((i, v)) => Err(format!("covering[{i}] = {v}: every entry must be finite and > 0")),
+        None => Ok(()),
     }
 }
 
-/// The error for a key that `P` does not take.
-fn unknown_key<P: SolverParams>(key: &str) -> SpecError {
-    SpecError::UnknownKey {
-        solver: P::SOLVER.into(),
-        key: key.into(),
-        valid: P::KEYS.iter().map(|d| d.key).collect::<Vec<_>>().join(", "),
+crate::solver_params! {
+    /// Parameters of [`Lemke`].
+    pub struct LemkeParams for "lemke" {
+        /// covering vector d > 0, length n (only `e` in spec strings; others through the Rust API)
+        covering: Option<Vec<f64>> = None,
+            valid if |v| v.as_deref().is_none_or(|d| check_covering(d).is_ok()) => "finite entries > 0";
+        /// pivot entries below pivot_tol * max|column| count as zero
+        pivot_tol: f64 = DEFAULT_PIVOT_TOL, valid if |v| v > 0.0 && v < 1.0 => "in (0, 1)";
     }
 }
 
-/// Lemke's method with the lexicographic ratio test (see the module documentation).
-#[derive(Debug, Clone, Default)]
-pub struct Lemke {
-    /// The parameters.
-    pub params: LemkeParams,
+crate::lcp_solver! {
+    /// Lemke's method with the lexicographic ratio test (see the module documentation).
+    pub struct Lemke(LemkeParams) {
+        summary: "Lemke's complementary pivoting, lexicographic ratio test; P, copositive-plus (PSD, skew) with ray certificates",
+        tol: DEFAULT_TOL,
+        max_iter: |_params, n| 10_000usize.max(n.saturating_mul(50)),
+        run: Lemke::solve_loop,
+    }
 }
 
 impl Lemke {
-    /// A solver with the given parameters.
-    pub fn new(params: LemkeParams) -> Self {
-        Self { params }
-    }
-}
-
-/// Registers `lemke`.
-pub fn register(r: &mut Registry) {
-    r.register_params::<LemkeParams>(
-        "Lemke's complementary pivoting, lexicographic ratio test; P, copositive-plus (PSD, skew) with ray certificates",
-        |pairs| Ok(Box::new(Lemke::new(LemkeParams::from_pairs(pairs)?))),
-    );
-}
-
-impl LcpSolver for Lemke {
-    fn name(&self) -> String {
-        let p = &self.params;
-        let d = LemkeParams::default();
-        let mut pairs: Vec<(&str, String)> = Vec::new();
-        if p.tol != d.tol {
-            pairs.push(("tol", format!("{:e}", p.tol)));
-        }
-        if let Some(m) = p.max_iter {
-            pairs.push(("max_iter", m.to_string()));
-        }
-        if p.covering.is_some() {
-            pairs.push(("covering", "custom".into()));
-        }
-        if p.pivot_tol != d.pivot_tol {
-            pairs.push(("pivot_tol", format!("{:e}", p.pivot_tol)));
-        }
-        canonical_name("lemke", &pairs)
-    }
-
-    fn default_tol(&self) -> f64 {
-        self.params.tol
-    }
-
-    fn default_max_iter(&self, n: usize) -> usize {
-        self.params.max_iter.unwrap_or_else(|| 10_000usize.max(n.saturating_mul(50)))
-    }
-
-    fn run(&self, lcp: &Lcp, ctx: &mut SolveContext<'_>) -> Result<Outcome, SolveError> {
+    fn solve_loop(&self, lcp: &Lcp, ctx: &mut SolveContext<'_>) -> Result<Outcome, SolveError> {
         let n = lcp.n();
         let d = match &self.params.covering {
             Some(d) => {
@@ -227,17 +130,11 @@ impl LcpSolver for Lemke {
                         d.len()
                     )));
                 }
-                LemkeParams::check_covering(d).map_err(SolveError::InvalidOption)?;
+                check_covering(d).map_err(SolveError::InvalidOption)?;
                 d.clone()
             }
             None => vec![1.0; n],
         };
-        if !(self.params.pivot_tol > 0.0 && self.params.pivot_tol < 1.0) {
-            return Err(SolveError::InvalidOption(format!(
-                "pivot_tol = {}: expected 0 < pivot_tol < 1",
-                self.params.pivot_tol
-            )));
-        }
         solve_lemke(lcp, d, self.params.pivot_tol, ctx)
     }
 }
@@ -713,20 +610,19 @@ fn solve_lemke(
     };
     let mut z = t.z();
     if status == Status::Solved {
-        let (w, merit) = evaluate(lcp, &z);
+        let (w, merit) = ctx.evaluate(lcp, &z);
         let mut best = merit.residual;
         let mut done = ctx.converged(lcp, &z, &w, best);
-        ctx.matvecs += 1;
         for _ in 0..REFINE_STEPS {
             if done {
                 break;
             }
             t.refine();
             let zr = t.z();
-            let (wr, merit) = evaluate(lcp, &zr);
-            ctx.matvecs += 2;
-            // Refine while the norm improves, or while it stays within tolerance and the rows
-            // do not yet hold each at its own scale.
+            let (wr, merit) = ctx.evaluate(lcp, &zr);
+            ctx.matvecs += 1; // the residual product inside `refine`
+                              // Refine while the norm improves, or while it stays within tolerance and the rows
+                              // do not yet hold each at its own scale.
             if merit.residual < best || (merit.residual <= ctx.tol && !done) {
                 done = ctx.converged(lcp, &zr, &wr, merit.residual);
                 best = best.min(merit.residual);
@@ -746,6 +642,7 @@ mod tests {
     use super::*;
     use crate::generate;
     use crate::solver::SolveOptions;
+    use crate::{LcpSolver, Registry, SolverParams, SpecError};
 
     fn solve(lcp: &Lcp, params: LemkeParams) -> crate::Solution {
         Lemke::new(params).solve(lcp, &SolveOptions::default(), None).expect("set up")
@@ -831,8 +728,8 @@ mod tests {
     #[test]
     fn pivot_limit_gives_max_iterations() {
         let lcp = generate::murty_exponential(8);
-        let params = LemkeParams { max_iter: Some(10), ..LemkeParams::default() };
-        let sol = solve(&lcp, params);
+        let s = Registry::builtin().build("lemke:max_iter=10").expect("spec");
+        let sol = s.solve(&lcp, &SolveOptions::default(), None).expect("runs");
         assert_eq!(sol.status, Status::MaxIterations);
         assert_eq!(sol.pivots, Some(10));
     }
@@ -851,16 +748,14 @@ mod tests {
         neg[4] = 0.0;
         let bad = LemkeParams { covering: Some(neg), ..LemkeParams::default() };
         let err = Lemke::new(bad).solve(&lcp, &SolveOptions::default(), None).unwrap_err();
-        assert!(err.to_string().contains("covering[4]"), "{err}");
+        assert!(matches!(err, SolveError::Parameter(_)), "{err}");
+        assert!(err.to_string().contains("covering"), "{err}");
     }
 
     #[test]
     fn spec_strings_parse_and_reject() {
-        let r = {
-            let mut r = Registry::empty();
-            register(&mut r);
-            r
-        };
+        let mut r = Registry::empty();
+        r.add(Lemke::entry());
         assert_eq!(r.build("lemke").expect("builds").name(), "lemke");
         let s = r.build("lemke:covering=e,max_iter=50").expect("builds");
         assert_eq!(s.name(), "lemke:max_iter=50");

@@ -1,15 +1,18 @@
-//! Every LCP algorithm of the crate, one module each (params, solve, tests), and their
-//! registration under the names of DESIGN.md §3.
+//! Every LCP algorithm of the crate, one module each (its parameters declared once with
+//! [`solver_params!`](crate::solver_params), the solver declared with
+//! [`lcp_solver!`](crate::lcp_solver), its loop and its tests), and [`entries`], the list the
+//! registry and `auto` read. The algorithms import the floor ([`crate::linalg`],
+//! [`crate::params`], [`crate::solver`], [`crate::merit`]); nothing here imports the registry.
+//! `pgs.rs` is the family file of the plain splitting methods `pgs`, `psor` and `sgs` (one
+//! sweep, three orders and relaxations).
 
-use crate::registry::Registry;
+use crate::solver::Entry;
 
 pub mod apgd;
-pub mod auto;
 pub mod bpgs;
 pub mod bpp;
 pub mod enumerate;
 pub mod ipm;
-pub mod jacobian_system;
 pub mod lemke;
 pub mod murty;
 pub mod newton_fb;
@@ -18,19 +21,23 @@ pub mod pgs;
 pub mod pgs_colored;
 pub mod qp;
 
-/// Registers every built-in solver.
-pub fn register_all(registry: &mut Registry) {
-    lemke::register(registry);
-    murty::register(registry);
-    bpp::register(registry);
-    enumerate::register(registry);
-    pgs::register(registry);
-    bpgs::register(registry);
-    pgs_colored::register(registry);
-    apgd::register(registry);
-    newton_fb::register(registry);
-    newton_min::register(registry);
-    ipm::register(registry);
-    qp::register(registry);
-    auto::register(registry);
+/// Every algorithm of the crate (not `auto`, which composes them), in registry order.
+pub fn entries() -> Vec<Entry> {
+    let mut e = vec![
+        lemke::Lemke::entry(),
+        murty::Murty::entry(),
+        bpp::Bpp::entry(),
+        enumerate::Enumerate::entry(),
+    ];
+    e.extend(pgs::entries());
+    e.extend([
+        bpgs::Bpgs::entry(),
+        pgs_colored::PgsColored::entry(),
+        apgd::Apgd::entry(),
+        newton_fb::NewtonFb::entry(),
+        newton_min::NewtonMin::entry(),
+        ipm::Ipm::entry(),
+        qp::Qp::entry(),
+    ]);
+    e
 }

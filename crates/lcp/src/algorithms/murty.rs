@@ -26,11 +26,9 @@
 
 use faer::Mat;
 
-use crate::dense_lu::SeqPartialLu;
+use crate::linalg::dense_lu::SeqPartialLu;
 use crate::memory;
-
-use crate::registry::{canonical_name, ParamDoc, Registry, SolverParams, SpecError};
-use crate::solver::{LcpSolver, Outcome, SolveContext, SolveError};
+use crate::solver::{Outcome, SolveContext, SolveError};
 use crate::status::Status;
 use crate::Lcp;
 
@@ -50,127 +48,28 @@ pub enum IndexOrder {
     Reversed,
 }
 
-impl IndexOrder {
-    fn as_str(self) -> &'static str {
-        match self {
-            IndexOrder::Natural => "natural",
-            IndexOrder::Reversed => "reversed",
-        }
+crate::param_enum!(IndexOrder { Natural => "natural", Reversed => "reversed" });
+
+crate::solver_params! {
+    /// Parameters of [`Murty`].
+    pub struct MurtyParams for "murty" {
+        /// natural (least index) or reversed (greatest index)
+        order: IndexOrder = IndexOrder::Natural;
     }
 }
 
-/// Parameters of [`Murty`].
-#[derive(Debug, Clone, PartialEq)]
-pub struct MurtyParams {
-    /// Merit tolerance for `solved` (default 1e-10).
-    pub tol: f64,
-    /// Pivot limit; `None` gives 2^min(n, 30) (the P-matrix bound 2^n, capped).
-    pub max_iter: Option<usize>,
-    /// Index order of the least-index rule (default `natural`).
-    pub order: IndexOrder,
-}
-
-impl Default for MurtyParams {
-    fn default() -> Self {
-        Self { tol: DEFAULT_TOL, max_iter: None, order: IndexOrder::Natural }
+crate::lcp_solver! {
+    /// Murty's least-index principal pivoting (see the module documentation).
+    pub struct Murty(MurtyParams) {
+        summary: "Murty's least-index principal pivoting; P-matrices",
+        tol: DEFAULT_TOL,
+        max_iter: |_params, n| 1usize << n.min(30),
+        run: Murty::solve_loop,
     }
-}
-
-impl SolverParams for MurtyParams {
-    const SOLVER: &'static str = "murty";
-    const KEYS: &'static [ParamDoc] = &[
-        ParamDoc { key: "tol", default: "1e-10", doc: "merit tolerance for solved" },
-        ParamDoc { key: "max_iter", default: "2^min(n, 30)", doc: "pivot limit" },
-        ParamDoc {
-            key: "order",
-            default: "natural",
-            doc: "natural (least index) or reversed (greatest index)",
-        },
-    ];
-
-    fn set(&mut self, key: &str, value: &str) -> Result<(), SpecError> {
-        match key {
-            "tol" => self.tol = Self::parse_positive(key, value)?,
-            "max_iter" => self.max_iter = Some(Self::parse_count(key, value)?),
-            "order" => {
-                self.order = match value.trim() {
-                    "natural" => IndexOrder::Natural,
-                    "reversed" => IndexOrder::Reversed,
-                    _ => return Err(Self::bad(key, value, "expected natural or reversed")),
-                }
-            }
-            _ => return Err(unknown_key::<Self>(key)),
-        }
-        Ok(())
-    }
-
-    fn validate(&self) -> Result<(), SpecError> {
-        if !(self.tol.is_finite() && self.tol > 0.0) {
-            return Err(Self::bad("tol", &self.tol.to_string(), "expected a number > 0"));
-        }
-        if self.max_iter == Some(0) {
-            return Err(Self::bad("max_iter", "0", "expected an integer >= 1"));
-        }
-        Ok(())
-    }
-}
-
-/// The error for a key that `P` does not take.
-fn unknown_key<P: SolverParams>(key: &str) -> SpecError {
-    SpecError::UnknownKey {
-        solver: P::SOLVER.into(),
-        key: key.into(),
-        valid: P::KEYS.iter().map(|d| d.key).collect::<Vec<_>>().join(", "),
-    }
-}
-
-/// Murty's least-index principal pivoting (see the module documentation).
-#[derive(Debug, Clone, Default)]
-pub struct Murty {
-    /// The parameters.
-    pub params: MurtyParams,
 }
 
 impl Murty {
-    /// A solver with the given parameters.
-    pub fn new(params: MurtyParams) -> Self {
-        Self { params }
-    }
-}
-
-/// Registers `murty`.
-pub fn register(r: &mut Registry) {
-    r.register_params::<MurtyParams>(
-        "Murty's least-index principal pivoting; P-matrices",
-        |pairs| Ok(Box::new(Murty::new(MurtyParams::from_pairs(pairs)?))),
-    );
-}
-
-impl LcpSolver for Murty {
-    fn name(&self) -> String {
-        let p = &self.params;
-        let mut pairs: Vec<(&str, String)> = Vec::new();
-        if p.tol != DEFAULT_TOL {
-            pairs.push(("tol", format!("{:e}", p.tol)));
-        }
-        if let Some(m) = p.max_iter {
-            pairs.push(("max_iter", m.to_string()));
-        }
-        if p.order != IndexOrder::Natural {
-            pairs.push(("order", p.order.as_str().into()));
-        }
-        canonical_name("murty", &pairs)
-    }
-
-    fn default_tol(&self) -> f64 {
-        self.params.tol
-    }
-
-    fn default_max_iter(&self, n: usize) -> usize {
-        self.params.max_iter.unwrap_or(1usize << n.min(30))
-    }
-
-    fn run(&self, lcp: &Lcp, ctx: &mut SolveContext<'_>) -> Result<Outcome, SolveError> {
+    fn solve_loop(&self, lcp: &Lcp, ctx: &mut SolveContext<'_>) -> Result<Outcome, SolveError> {
         let n = lcp.n();
         memory::check_dense(n, n, 3, ctx.memory_budget, || {
             format!("murty: dense M and the LU of a principal submatrix (n = {n})")
@@ -251,6 +150,7 @@ mod tests {
     use super::*;
     use crate::generate;
     use crate::solver::SolveOptions;
+    use crate::{LcpSolver, Registry, SpecError};
 
     fn solve(lcp: &Lcp, params: MurtyParams) -> crate::Solution {
         Murty::new(params).solve(lcp, &SolveOptions::default(), None).expect("set up")
@@ -270,7 +170,7 @@ mod tests {
     fn fathi_reversed_order_is_fast() {
         for n in 2..=10 {
             let lcp = generate::fathi(n);
-            let params = MurtyParams { order: IndexOrder::Reversed, ..MurtyParams::default() };
+            let params = MurtyParams { order: IndexOrder::Reversed };
             let sol = solve(&lcp, params);
             assert_eq!(sol.status, Status::Solved, "n = {n}");
             assert!(sol.pivots.unwrap_or(usize::MAX) <= n, "n = {n}: {:?}", sol.pivots);
@@ -294,8 +194,8 @@ mod tests {
     fn non_p_matrix_hits_the_limit_or_fails_honestly() {
         // M = -1, q = -1 has no solution: the principal system flips forever.
         let lcp = Lcp::from_dense_rows(&[vec![-1.0]], vec![-1.0]).expect("valid");
-        let params = MurtyParams { max_iter: Some(20), ..MurtyParams::default() };
-        let sol = solve(&lcp, params);
+        let s = Registry::builtin().build("murty:max_iter=20").expect("spec");
+        let sol = s.solve(&lcp, &SolveOptions::default(), None).expect("runs");
         assert_eq!(sol.status, Status::MaxIterations);
         // A zero principal submatrix is singular.
         let lcp = Lcp::from_dense_rows(&[vec![0.0, 1.0], vec![-1.0, 0.0]], vec![-1.0, -1.0])
@@ -328,7 +228,7 @@ mod tests {
     #[test]
     fn spec_strings_parse_and_reject() {
         let mut r = Registry::empty();
-        register(&mut r);
+        r.add(Murty::entry());
         assert_eq!(r.build("murty:order=reversed").expect("builds").name(), "murty:order=reversed");
         assert!(matches!(r.build("murty:order=up"), Err(SpecError::BadValue { .. })));
     }

@@ -27,98 +27,11 @@
 //! Newton step (direct), one matvec for Md, one for M'(D_b Φ), one more at kinks; GMRES
 //! counts one matvec per inner iteration.
 
-use crate::algorithms::jacobian_system::{JacobianSystem, KrylovSettings, LinearSolver};
-use crate::merit::norm2;
-use crate::registry::{canonical_name, ParamDoc, Registry, SolverParams, SpecError};
-use crate::solver::{LcpSolver, Outcome, SolveContext, SolveError};
+use crate::linalg::jacobian_system::{JacobianSystem, KrylovSettings, LinearSolver};
+use crate::merit::{merit_scale, min_map_norm, norm2};
+use crate::solver::{Outcome, SolveContext, SolveError};
 use crate::status::Status;
 use crate::Lcp;
-
-/// Parameters of `newton-fb`.
-#[derive(Debug, Clone, PartialEq)]
-pub struct NewtonFbParams {
-    /// Merit tolerance. Default 1e-10.
-    pub tol: f64,
-    /// Newton iteration limit. Default 200.
-    pub max_iter: usize,
-    /// Inner linear solver, `direct` or `gmres` (alias `krylov`). Default `direct`.
-    pub linear: LinearSolver,
-    /// GMRES restart length. Default 50.
-    pub gmres_restart: usize,
-    /// GMRES inner iteration limit per Newton step. Default 1000.
-    pub gmres_max_iter: usize,
-    /// Armijo constant σ. Default 1e-4.
-    pub sigma: f64,
-    /// Backtracking factor β. Default 0.5.
-    pub beta: f64,
-    /// Descent test constant ρ of DFK. Default 1e-8.
-    pub rho: f64,
-    /// Descent test exponent p (> 2) of DFK. Default 2.1.
-    pub p: f64,
-}
-
-impl Default for NewtonFbParams {
-    fn default() -> Self {
-        Self {
-            tol: 1e-10,
-            max_iter: 200,
-            linear: LinearSolver::Direct,
-            gmres_restart: 50,
-            gmres_max_iter: 1000,
-            sigma: 1e-4,
-            beta: 0.5,
-            rho: 1e-8,
-            p: 2.1,
-        }
-    }
-}
-
-impl SolverParams for NewtonFbParams {
-    const SOLVER: &'static str = "newton-fb";
-    const KEYS: &'static [ParamDoc] = &[
-        ParamDoc { key: "tol", default: "1e-10", doc: "merit tolerance" },
-        ParamDoc { key: "max_iter", default: "200", doc: "Newton iteration limit" },
-        ParamDoc { key: "linear", default: "direct", doc: "inner solver: direct | gmres" },
-        ParamDoc { key: "gmres_restart", default: "50", doc: "GMRES restart length" },
-        ParamDoc { key: "gmres_max_iter", default: "1000", doc: "GMRES iterations per step" },
-        ParamDoc { key: "sigma", default: "1e-4", doc: "Armijo constant, in (0, 1/2)" },
-        ParamDoc { key: "beta", default: "0.5", doc: "backtracking factor, in (0, 1)" },
-        ParamDoc { key: "rho", default: "1e-8", doc: "descent test constant (> 0)" },
-        ParamDoc { key: "p", default: "2.1", doc: "descent test exponent (> 2)" },
-    ];
-
-    fn set(&mut self, key: &str, value: &str) -> Result<(), SpecError> {
-        match key {
-            "tol" => self.tol = Self::parse_positive(key, value)?,
-            "max_iter" => self.max_iter = Self::parse_count(key, value)?,
-            "linear" => {
-                self.linear = LinearSolver::parse(value)
-                    .ok_or_else(|| Self::bad(key, value, "expected direct or gmres"))?
-            }
-            "gmres_restart" => self.gmres_restart = Self::parse_count(key, value)?,
-            "gmres_max_iter" => self.gmres_max_iter = Self::parse_count(key, value)?,
-            "sigma" => self.sigma = Self::parse_positive(key, value)?,
-            "beta" => self.beta = Self::parse_positive(key, value)?,
-            "rho" => self.rho = Self::parse_positive(key, value)?,
-            "p" => self.p = Self::parse_positive(key, value)?,
-            _ => unreachable!("keys are checked against KEYS"),
-        }
-        Ok(())
-    }
-
-    fn validate(&self) -> Result<(), SpecError> {
-        if self.sigma >= 0.5 {
-            return Err(Self::bad("sigma", &self.sigma.to_string(), "must be < 0.5"));
-        }
-        if self.beta >= 1.0 {
-            return Err(Self::bad("beta", &self.beta.to_string(), "must be < 1"));
-        }
-        if self.p <= 2.0 {
-            return Err(Self::bad("p", &self.p.to_string(), "must be > 2"));
-        }
-        Ok(())
-    }
-}
 
 impl NewtonFbParams {
     fn krylov(&self) -> KrylovSettings {
@@ -126,19 +39,34 @@ impl NewtonFbParams {
     }
 }
 
-/// The `newton-fb` solver.
-#[derive(Debug, Clone, Default)]
-pub struct NewtonFb {
-    /// Its parameters.
-    pub params: NewtonFbParams,
+crate::solver_params! {
+    /// Parameters of `newton-fb`.
+    pub struct NewtonFbParams for "newton-fb" {
+        /// inner linear solver: direct or gmres (alias krylov)
+        linear: LinearSolver = LinearSolver::Direct;
+        /// GMRES restart length
+        gmres_restart: usize = 50, valid if |v| v >= 1 => ">= 1";
+        /// GMRES iterations per Newton step
+        gmres_max_iter: usize = 1000, valid if |v| v >= 1 => ">= 1";
+        /// Armijo constant sigma
+        sigma: f64 = 1e-4, valid if |v| v > 0.0 && v < 0.5 => "in (0, 1/2)";
+        /// backtracking factor beta
+        beta: f64 = 0.5, valid if |v| v > 0.0 && v < 1.0 => "in (0, 1)";
+        /// descent test constant rho of DFK
+        rho: f64 = 1e-8, valid if |v| v > 0.0 => "> 0";
+        /// descent test exponent p of DFK
+        p: f64 = 2.1, valid if |v| v > 2.0 => "> 2";
+    }
 }
 
-/// Registers `newton-fb`.
-pub fn register(r: &mut Registry) {
-    r.register_params::<NewtonFbParams>(
-        "semismooth Newton on Fischer-Burmeister, Armijo on 1/2||Phi||^2 (De Luca, Facchinei, Kanzow 1996); P-matrices, general",
-        |pairs| Ok(Box::new(NewtonFb { params: NewtonFbParams::from_pairs(pairs)? })),
-    );
+crate::lcp_solver! {
+    /// The `newton-fb` solver.
+    pub struct NewtonFb(NewtonFbParams) {
+        summary: "semismooth Newton on Fischer-Burmeister, Armijo on 1/2||Phi||^2 (De Luca, Facchinei, Kanzow 1996); P-matrices, general",
+        tol: 1e-10,
+        max_iter: |_params, _n| 200,
+        run: NewtonFb::solve_loop,
+    }
 }
 
 /// Smallest Armijo step tried (bounds the backtracking when z = 0, where the relative floor
@@ -153,21 +81,6 @@ fn fb(a: f64, b: f64) -> f64 {
 /// Ψ = ½||Φ||².
 pub(crate) fn psi(z: &[f64], w: &[f64]) -> f64 {
     0.5 * z.iter().zip(w).map(|(&a, &b)| fb(a, b).powi(2)).sum::<f64>()
-}
-
-/// ||min(z, w)||.
-pub(crate) fn min_map_norm(z: &[f64], w: &[f64]) -> f64 {
-    z.iter().zip(w).map(|(&a, &b)| a.min(b).powi(2)).sum::<f64>().sqrt()
-}
-
-/// Normalisation of the merit: ||q|| (1 when ||q|| <= eps), as in `merit.rs`.
-pub(crate) fn merit_scale(lcp: &Lcp) -> f64 {
-    let s = norm2(lcp.q());
-    if s <= f64::EPSILON {
-        1.0
-    } else {
-        s
-    }
 }
 
 /// How one globalised Fischer–Burmeister step ended.
@@ -259,8 +172,7 @@ impl FbWork {
         for i in 0..n {
             self.tmp[i] = self.b[i] * self.phi[i];
         }
-        ctx.matvecs += 1;
-        lcp.mul_vec_transpose(&self.tmp, &mut self.grad);
+        ctx.mul_vec_transpose(lcp, &self.tmp, &mut self.grad);
         for i in 0..n {
             self.grad[i] += self.a[i] * self.phi[i];
         }
@@ -269,14 +181,14 @@ impl FbWork {
             return FbStep::Stationary;
         }
         let newton_ok = self.newton_direction(lcp, params, psi0, ctx);
-        if newton_ok && self.line_search(lcp, params, z, w, psi0) {
+        if newton_ok && self.line_search(lcp, params, z, w, psi0, ctx) {
             return FbStep::Taken;
         }
         for i in 0..n {
             self.d[i] = -self.grad[i];
         }
         ctx.mul_vec(lcp, &self.d, &mut self.md);
-        if self.line_search(lcp, params, z, w, psi0) {
+        if self.line_search(lcp, params, z, w, psi0, ctx) {
             FbStep::Taken
         } else {
             FbStep::Stationary
@@ -323,6 +235,7 @@ impl FbWork {
         z: &mut [f64],
         w: &mut [f64],
         psi0: f64,
+        ctx: &mut SolveContext<'_>,
     ) -> bool {
         let slope: f64 = self.grad.iter().zip(&self.d).map(|(g, d)| g * d).sum();
         if slope.is_nan() || slope >= 0.0 {
@@ -345,7 +258,7 @@ impl FbWork {
             if pt <= psi0 + params.sigma * t * slope {
                 z.copy_from_slice(&self.zt);
                 // Recompute w exactly so the merit never drifts from Mz + q.
-                lcp.mul_vec(z, w);
+                ctx.mul_vec(lcp, z, w);
                 for (wi, qi) in w.iter_mut().zip(lcp.q()) {
                     *wi += qi;
                 }
@@ -357,56 +270,8 @@ impl FbWork {
     }
 }
 
-/// Starting point: the warm start as given, else 0.
-pub(crate) fn start_point(lcp: &Lcp, ctx: &SolveContext<'_>) -> Vec<f64> {
-    match ctx.warm_start {
-        Some(z0) => z0.to_vec(),
-        None => vec![0.0; lcp.n()],
-    }
-}
-
-impl LcpSolver for NewtonFb {
-    fn name(&self) -> String {
-        let d = NewtonFbParams::default();
-        let p = &self.params;
-        let mut pairs = Vec::new();
-        if p.tol != d.tol {
-            pairs.push(("tol", p.tol.to_string()));
-        }
-        if p.max_iter != d.max_iter {
-            pairs.push(("max_iter", p.max_iter.to_string()));
-        }
-        if p.linear != d.linear {
-            pairs.push(("linear", p.linear.as_str().to_string()));
-        }
-        if p.gmres_restart != d.gmres_restart {
-            pairs.push(("gmres_restart", p.gmres_restart.to_string()));
-        }
-        if p.gmres_max_iter != d.gmres_max_iter {
-            pairs.push(("gmres_max_iter", p.gmres_max_iter.to_string()));
-        }
-        for (k, v, dv) in [
-            ("sigma", p.sigma, d.sigma),
-            ("beta", p.beta, d.beta),
-            ("rho", p.rho, d.rho),
-            ("p", p.p, d.p),
-        ] {
-            if v != dv {
-                pairs.push((k, v.to_string()));
-            }
-        }
-        canonical_name(NewtonFbParams::SOLVER, &pairs)
-    }
-
-    fn default_tol(&self) -> f64 {
-        self.params.tol
-    }
-
-    fn default_max_iter(&self, _n: usize) -> usize {
-        self.params.max_iter
-    }
-
-    fn run(&self, lcp: &Lcp, ctx: &mut SolveContext<'_>) -> Result<Outcome, SolveError> {
+impl NewtonFb {
+    fn solve_loop(&self, lcp: &Lcp, ctx: &mut SolveContext<'_>) -> Result<Outcome, SolveError> {
         if self.params.linear == LinearSolver::Direct {
             crate::memory::check_dense_work(
                 lcp,
@@ -415,7 +280,7 @@ impl LcpSolver for NewtonFb {
                 "newton-fb: dense Jacobian and its LU factors",
             )?;
         }
-        let mut z = start_point(lcp, ctx);
+        let mut z = ctx.start(lcp.n());
         let mut w = vec![0.0; lcp.n()];
         ctx.mul_vec(lcp, &z, &mut w);
         for (wi, qi) in w.iter_mut().zip(lcp.q()) {
@@ -457,7 +322,8 @@ impl LcpSolver for NewtonFb {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{generate, LcpSolver, Registry, SolveOptions};
+    use crate::{generate, SolveOptions};
+    use crate::{LcpSolver, Registry};
 
     fn solve(spec: &str, lcp: &Lcp) -> crate::Solution {
         let s = Registry::builtin().build(spec).expect("spec");
@@ -580,6 +446,6 @@ mod tests {
     #[test]
     fn canonical_name_lists_non_defaults() {
         let s = Registry::builtin().build("newton-fb:linear=krylov,max_iter=9").expect("spec");
-        assert_eq!(s.name(), "newton-fb:max_iter=9,linear=gmres");
+        assert_eq!(s.name(), "newton-fb:linear=gmres,max_iter=9");
     }
 }

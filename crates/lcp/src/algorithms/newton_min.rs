@@ -32,14 +32,12 @@
 //! Warm start: the given z is the starting point; cold start z = 0. History measure:
 //! ||min(z, w)||_2 (not normalised) after the step.
 
-use crate::algorithms::jacobian_system::{
+use crate::algorithms::newton_fb::{FbStep, FbWork, NewtonFbParams};
+use crate::linalg::jacobian_system::{
     JacobianSystem, KrylovSettings, LinearSolver, PrincipalCholesky,
 };
-use crate::algorithms::newton_fb::{
-    merit_scale, min_map_norm, start_point, FbStep, FbWork, NewtonFbParams,
-};
-use crate::registry::{canonical_name, ParamDoc, Registry, SolverParams, SpecError};
-use crate::solver::{LcpSolver, Outcome, SolveContext, SolveError};
+use crate::merit::{merit_scale, min_map_norm};
+use crate::solver::{Outcome, SolveContext, SolveError};
 use crate::status::Status;
 use crate::{Lcp, Matrix};
 
@@ -52,118 +50,32 @@ pub enum Globalization {
     None,
 }
 
-/// Parameters of `newton-min`.
-#[derive(Debug, Clone, PartialEq)]
-pub struct NewtonMinParams {
-    /// Merit tolerance. Default 1e-10.
-    pub tol: f64,
-    /// Iteration limit (Newton-min and safeguard steps together). Default 200.
-    pub max_iter: usize,
-    /// `hybrid` (default) or `none`.
-    pub globalization: Globalization,
-    /// Inner linear solver, `direct` or `gmres`. Default `direct`.
-    pub linear: LinearSolver,
-    /// Armijo constant σ. Default 1e-4.
-    pub sigma: f64,
-    /// Backtracking factor β. Default 0.5.
-    pub beta: f64,
-    /// Projected Gauss–Seidel sweeps applied to the start point before the first Newton step
-    /// (rows with a non-positive diagonal are skipped). Default `None` (auto):
-    /// [`AUTO_PRESWEEPS`] when M is sparse and symmetric (the Cholesky path, where each sweep
-    /// lowers the QP objective and costs far less than a factorisation), else none.
-    pub presweeps: Option<usize>,
-}
+crate::param_enum!(Globalization { Hybrid => "hybrid", None => "none" });
 
-impl Default for NewtonMinParams {
-    fn default() -> Self {
-        Self {
-            tol: 1e-10,
-            max_iter: 200,
-            globalization: Globalization::Hybrid,
-            linear: LinearSolver::Direct,
-            sigma: 1e-4,
-            beta: 0.5,
-            presweeps: None,
-        }
+crate::solver_params! {
+    /// Parameters of `newton-min`.
+    pub struct NewtonMinParams for "newton-min" {
+        /// hybrid (Harker-Pang line search + FB safeguard) or none (plain, may cycle)
+        globalization: Globalization = Globalization::Hybrid;
+        /// inner linear solver: direct or gmres
+        linear: LinearSolver = LinearSolver::Direct;
+        /// Armijo constant sigma
+        sigma: f64 = 1e-4, valid if |v| v > 0.0 && v < 0.5 => "in (0, 1/2)";
+        /// backtracking factor beta
+        beta: f64 = 0.5, valid if |v| v > 0.0 && v < 1.0 => "in (0, 1)";
+        /// projected Gauss-Seidel sweeps on the start point before the first Newton step (auto: 10 for sparse symmetric M, else 0)
+        presweeps: Option<usize> = None;
     }
 }
 
-impl SolverParams for NewtonMinParams {
-    const SOLVER: &'static str = "newton-min";
-    const KEYS: &'static [ParamDoc] = &[
-        ParamDoc { key: "tol", default: "1e-10", doc: "merit tolerance" },
-        ParamDoc { key: "max_iter", default: "200", doc: "iteration limit" },
-        ParamDoc {
-            key: "globalization",
-            default: "hybrid",
-            doc: "hybrid (Harker-Pang line search + FB safeguard) | none (plain, may cycle)",
-        },
-        ParamDoc { key: "linear", default: "direct", doc: "inner solver: direct | gmres" },
-        ParamDoc { key: "sigma", default: "1e-4", doc: "Armijo constant, in (0, 1/2)" },
-        ParamDoc { key: "beta", default: "0.5", doc: "backtracking factor, in (0, 1)" },
-        ParamDoc {
-            key: "presweeps",
-            default: "auto",
-            doc: "projected Gauss-Seidel sweeps on the start point before the first Newton step \
-                  (auto: 10 for sparse symmetric M, else 0)",
-        },
-    ];
-
-    fn set(&mut self, key: &str, value: &str) -> Result<(), SpecError> {
-        match key {
-            "tol" => self.tol = Self::parse_positive(key, value)?,
-            "max_iter" => self.max_iter = Self::parse_count(key, value)?,
-            "globalization" => {
-                self.globalization = match value.trim() {
-                    "hybrid" => Globalization::Hybrid,
-                    "none" => Globalization::None,
-                    _ => return Err(Self::bad(key, value, "expected hybrid or none")),
-                }
-            }
-            "linear" => {
-                self.linear = LinearSolver::parse(value)
-                    .ok_or_else(|| Self::bad(key, value, "expected direct or gmres"))?
-            }
-            "sigma" => self.sigma = Self::parse_positive(key, value)?,
-            "beta" => self.beta = Self::parse_positive(key, value)?,
-            "presweeps" => {
-                self.presweeps =
-                    match value.trim() {
-                        "auto" => None,
-                        v => Some(v.parse::<usize>().map_err(|_| {
-                            Self::bad(key, value, "expected auto or an integer >= 0")
-                        })?),
-                    }
-            }
-            _ => unreachable!("keys are checked against KEYS"),
-        }
-        Ok(())
+crate::lcp_solver! {
+    /// The `newton-min` solver.
+    pub struct NewtonMin(NewtonMinParams) {
+        summary: "Newton-min, Harker-Pang damping with a Fischer-Burmeister safeguard (Harker, Pang 1990); P / PD",
+        tol: 1e-10,
+        max_iter: |_params, _n| 200,
+        run: NewtonMin::solve_loop,
     }
-
-    fn validate(&self) -> Result<(), SpecError> {
-        if self.sigma >= 0.5 {
-            return Err(Self::bad("sigma", &self.sigma.to_string(), "must be < 0.5"));
-        }
-        if self.beta >= 1.0 {
-            return Err(Self::bad("beta", &self.beta.to_string(), "must be < 1"));
-        }
-        Ok(())
-    }
-}
-
-/// The `newton-min` solver.
-#[derive(Debug, Clone, Default)]
-pub struct NewtonMin {
-    /// Its parameters.
-    pub params: NewtonMinParams,
-}
-
-/// Registers `newton-min`.
-pub fn register(r: &mut Registry) {
-    r.register_params::<NewtonMinParams>(
-        "Newton-min, Harker-Pang damping with a Fischer-Burmeister safeguard (Harker, Pang 1990); P / PD",
-        |pairs| Ok(Box::new(NewtonMin { params: NewtonMinParams::from_pairs(pairs)? })),
-    );
 }
 
 const KRYLOV: KrylovSettings = KrylovSettings { restart: 50, max_iter: 1000 };
@@ -349,44 +261,8 @@ fn projected_gauss_seidel(lcp: &Lcp, z: &mut [f64], sweeps: usize, ctx: &mut Sol
     }
 }
 
-impl LcpSolver for NewtonMin {
-    fn name(&self) -> String {
-        let d = NewtonMinParams::default();
-        let p = &self.params;
-        let mut pairs = Vec::new();
-        if p.tol != d.tol {
-            pairs.push(("tol", p.tol.to_string()));
-        }
-        if p.max_iter != d.max_iter {
-            pairs.push(("max_iter", p.max_iter.to_string()));
-        }
-        if p.globalization != d.globalization {
-            pairs.push(("globalization", "none".to_string()));
-        }
-        if p.linear != d.linear {
-            pairs.push(("linear", p.linear.as_str().to_string()));
-        }
-        if p.sigma != d.sigma {
-            pairs.push(("sigma", p.sigma.to_string()));
-        }
-        if p.beta != d.beta {
-            pairs.push(("beta", p.beta.to_string()));
-        }
-        if let Some(k) = p.presweeps {
-            pairs.push(("presweeps", k.to_string()));
-        }
-        canonical_name(NewtonMinParams::SOLVER, &pairs)
-    }
-
-    fn default_tol(&self) -> f64 {
-        self.params.tol
-    }
-
-    fn default_max_iter(&self, _n: usize) -> usize {
-        self.params.max_iter
-    }
-
-    fn run(&self, lcp: &Lcp, ctx: &mut SolveContext<'_>) -> Result<Outcome, SolveError> {
+impl NewtonMin {
+    fn solve_loop(&self, lcp: &Lcp, ctx: &mut SolveContext<'_>) -> Result<Outcome, SolveError> {
         if self.params.linear == LinearSolver::Direct {
             crate::memory::check_dense_work(
                 lcp,
@@ -395,7 +271,7 @@ impl LcpSolver for NewtonMin {
                 "newton-min: dense Jacobian and its LU factors",
             )?;
         }
-        let mut z = start_point(lcp, ctx);
+        let mut z = ctx.start(lcp.n());
         let mut work = MinWork::new(lcp, self.params.linear);
         let presweeps =
             self.params.presweeps.unwrap_or(if work.chol.is_some() { AUTO_PRESWEEPS } else { 0 });
@@ -467,7 +343,8 @@ impl LcpSolver for NewtonMin {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{generate, LcpSolver, Registry, SolveOptions};
+    use crate::{generate, SolveOptions};
+    use crate::{LcpSolver, Registry};
 
     fn solve(spec: &str, lcp: &Lcp, z0: Option<&[f64]>) -> crate::Solution {
         let s = Registry::builtin().build(spec).expect("spec");

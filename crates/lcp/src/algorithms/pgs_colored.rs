@@ -15,30 +15,11 @@
 
 use rayon::prelude::*;
 
-use crate::algorithms::pgs::{
-    fmt_f64, iterate, parse_omega, positive_diagonal, project, starting_point, LoopSettings, Rows,
-    SweepInfo, DEFAULT_CHECK_EVERY, DEFAULT_MAX_ITER, DEFAULT_TOL,
-};
-use crate::registry::{canonical_name, ParamDoc, Registry, SolverParams, SpecError};
-use crate::solver::{LcpSolver, Outcome, SolveContext, SolveError};
+use crate::algorithms::pgs::{DEFAULT_CHECK_EVERY, DEFAULT_MAX_ITER, DEFAULT_TOL};
+use crate::linalg::sweeps::{iterate, positive_diagonal, project, LoopSettings, Rows, SweepInfo};
+use crate::solver::{Outcome, SolveContext, SolveError};
 use crate::status::Status;
 use crate::Lcp;
-
-/// Parameters of `pgs-colored`.
-#[derive(Debug, Clone, PartialEq)]
-pub struct PgsColoredParams {
-    /// Merit tolerance (default 1e-8).
-    pub tol: f64,
-    /// Sweep limit (default 10000).
-    pub max_iter: usize,
-    /// Relaxation factor ω in (0, 2) (default 1).
-    pub omega: f64,
-    /// Sweeps between exact merit checks (default 10).
-    pub check_every: usize,
-    /// Worker threads: 0 runs in the caller's rayon pool (default 0); 1 <= k <= [`MAX_THREADS`]
-    /// builds a pool of k threads for the solve.
-    pub threads: usize,
-}
 
 /// Largest `threads` accepted: 1024. Each pool thread reserves a stack (2 MiB by default),
 /// so `threads=100000` asked for ~200 GB of address space to solve a 2x2 problem; a fixed cap
@@ -46,74 +27,25 @@ pub struct PgsColoredParams {
 /// any useful count (the colouring's parallel chunks hold 1024 rows).
 pub const MAX_THREADS: usize = 1024;
 
-fn check_threads(threads: usize) -> Result<(), String> {
-    if threads > MAX_THREADS {
-        Err(format!("expected an integer in 0..={MAX_THREADS} (0: the caller's rayon pool)"))
-    } else {
-        Ok(())
+crate::solver_params! {
+    /// Parameters of `pgs-colored`.
+    pub struct PgsColoredParams for "pgs-colored" {
+        /// relaxation factor in (0, 2)
+        omega: f64 = 1.0, valid if |v| v > 0.0 && v < 2.0 => "in (0, 2)";
+        /// sweeps between exact merit checks
+        check_every: usize = DEFAULT_CHECK_EVERY, valid if |v| v >= 1 => ">= 1";
+        /// worker threads, 0..=1024 (0: the caller's rayon pool)
+        threads: usize = 0, valid if |v| v <= MAX_THREADS => "in 0..=1024 (0: the caller's rayon pool)";
     }
 }
 
-impl Default for PgsColoredParams {
-    fn default() -> Self {
-        Self {
-            tol: DEFAULT_TOL,
-            max_iter: DEFAULT_MAX_ITER,
-            omega: 1.0,
-            check_every: DEFAULT_CHECK_EVERY,
-            threads: 0,
-        }
-    }
-}
-
-impl SolverParams for PgsColoredParams {
-    const SOLVER: &'static str = "pgs-colored";
-    const KEYS: &'static [ParamDoc] = &[
-        ParamDoc { key: "tol", default: "1e-8", doc: "merit tolerance" },
-        ParamDoc { key: "max_iter", default: "10000", doc: "sweep limit" },
-        ParamDoc { key: "omega", default: "1", doc: "relaxation factor in (0, 2)" },
-        ParamDoc { key: "check_every", default: "10", doc: "sweeps between exact merit checks" },
-        ParamDoc {
-            key: "threads",
-            default: "0",
-            doc: "worker threads, 0..=1024 (0: the caller's rayon pool)",
-        },
-    ];
-
-    fn set(&mut self, key: &str, value: &str) -> Result<(), SpecError> {
-        match key {
-            "tol" => self.tol = Self::parse_positive(key, value)?,
-            "max_iter" => self.max_iter = Self::parse_count(key, value)?,
-            "omega" => self.omega = parse_omega::<Self>(key, value)?,
-            "check_every" => self.check_every = Self::parse_count(key, value)?,
-            "threads" => {
-                self.threads = value
-                    .trim()
-                    .parse::<usize>()
-                    .map_err(|_| Self::bad(key, value, "expected an integer >= 0"))?
-            }
-            _ => return Err(Self::bad(key, value, "unknown key")),
-        }
-        Ok(())
-    }
-
-    fn validate(&self) -> Result<(), SpecError> {
-        check_threads(self.threads)
-            .map_err(|reason| Self::bad("threads", &self.threads.to_string(), &reason))
-    }
-}
-
-/// Graph-coloured parallel projected Gauss–Seidel.
-#[derive(Debug, Clone, Default)]
-pub struct PgsColored {
-    /// Parameters.
-    pub params: PgsColoredParams,
-}
-
-impl PgsColored {
-    /// Solver with the given parameters.
-    pub fn new(params: PgsColoredParams) -> Self {
-        Self { params }
+crate::lcp_solver! {
+    /// Graph-coloured parallel projected Gauss–Seidel.
+    pub struct PgsColored(PgsColoredParams) {
+        summary: "graph-coloured parallel projected Gauss-Seidel (rayon; deterministic)",
+        tol: DEFAULT_TOL,
+        max_iter: |_params, _n| DEFAULT_MAX_ITER,
+        run: PgsColored::solve_loop,
     }
 }
 
@@ -281,7 +213,7 @@ impl PgsColored {
             }
         };
         let sys = ColoredSystem::new(lcp, &diag);
-        let z = sys.permuted(&starting_point(ctx, n));
+        let z = sys.permuted(&ctx.start_projected(n));
         let omega = self.params.omega;
         let settings = LoopSettings { check_every: self.params.check_every, matvecs_per_sweep: 1 };
         let unpermute = |z: &[f64]| sys.to_original(z);
@@ -289,35 +221,8 @@ impl PgsColored {
     }
 }
 
-impl LcpSolver for PgsColored {
-    fn name(&self) -> String {
-        let d = PgsColoredParams::default();
-        let p = &self.params;
-        let mut pairs = Vec::new();
-        if p.tol != d.tol {
-            pairs.push(("tol", fmt_f64(p.tol)));
-        }
-        if p.max_iter != d.max_iter {
-            pairs.push(("max_iter", p.max_iter.to_string()));
-        }
-        if p.omega != d.omega {
-            pairs.push(("omega", fmt_f64(p.omega)));
-        }
-        if p.check_every != d.check_every {
-            pairs.push(("check_every", p.check_every.to_string()));
-        }
-        if p.threads != d.threads {
-            pairs.push(("threads", p.threads.to_string()));
-        }
-        canonical_name("pgs-colored", &pairs)
-    }
-    fn default_tol(&self) -> f64 {
-        self.params.tol
-    }
-    fn default_max_iter(&self, _n: usize) -> usize {
-        self.params.max_iter
-    }
-    fn run(&self, lcp: &Lcp, ctx: &mut SolveContext<'_>) -> Result<Outcome, SolveError> {
+impl PgsColored {
+    fn solve_loop(&self, lcp: &Lcp, ctx: &mut SolveContext<'_>) -> Result<Outcome, SolveError> {
         crate::memory::check_dense_work(
             lcp,
             1,
@@ -327,9 +232,6 @@ impl LcpSolver for PgsColored {
         if self.params.threads == 0 {
             return Ok(self.run_in_pool(lcp, ctx));
         }
-        check_threads(self.params.threads).map_err(|reason| {
-            SolveError::InvalidOption(format!("threads = {}: {reason}", self.params.threads))
-        })?;
         let pool = rayon::ThreadPoolBuilder::new()
             .num_threads(self.params.threads)
             .build()
@@ -343,19 +245,12 @@ impl LcpSolver for PgsColored {
     }
 }
 
-/// Registers `pgs-colored`.
-pub fn register(r: &mut Registry) {
-    r.register_params::<PgsColoredParams>(
-        "graph-coloured parallel projected Gauss-Seidel (rayon; deterministic)",
-        |p| Ok(Box::new(PgsColored::new(PgsColoredParams::from_pairs(p)?))),
-    );
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::generate;
     use crate::solver::SolveOptions;
+    use crate::{LcpSolver, Registry, SpecError};
 
     /// Issue 14 §2: `threads=100000` on a 2x2 problem tried to start 100 000 threads.
     #[test]

@@ -25,111 +25,29 @@ use clarabel::solver::{
     DefaultSettingsBuilder, DefaultSolver, IPSolver, SolverStatus, SupportedConeT,
 };
 
-use crate::algorithms::jacobian_system::{JacobianSystem, KrylovSettings, LinearSolver};
-use crate::merit::evaluate;
-use crate::registry::{canonical_name, ParamDoc, Registry, SolverParams, SpecError};
+use crate::linalg::jacobian_system::{JacobianSystem, KrylovSettings, LinearSolver};
+use crate::linalg::symmetry::asymmetry;
 use crate::solver::{LcpSolver, Outcome, SolveContext, SolveError, FARKAS_TOL};
 use crate::status::{verify_farkas, Certificate, Status};
 use crate::{Lcp, Matrix};
 
-/// Parameters of `qp`.
-#[derive(Debug, Clone, PartialEq)]
-pub struct QpParams {
-    /// Merit tolerance. Default 1e-10.
-    pub tol: f64,
-    /// Clarabel iteration limit. Default 200.
-    pub max_iter: usize,
-    /// Relative tolerance of the symmetry check of M. Default 1e-12.
-    pub symmetry_tol: f64,
-    /// One Newton-min step from clarabel's point on its estimated active set, kept only if
-    /// it lowers the merit. Default true.
-    pub polish: bool,
-}
-
-impl Default for QpParams {
-    fn default() -> Self {
-        Self { tol: 1e-10, max_iter: 200, symmetry_tol: 1e-12, polish: true }
+crate::solver_params! {
+    /// Parameters of `qp`.
+    pub struct QpParams for "qp" {
+        /// |M_ij - M_ji| allowed, relative to max |M_ij|
+        symmetry_tol: f64 = 1e-12, valid if |v| v > 0.0 => "> 0";
+        /// one Newton-min step on clarabel's active set, kept if the merit drops
+        polish: bool = true;
     }
 }
 
-impl SolverParams for QpParams {
-    const SOLVER: &'static str = "qp";
-    const KEYS: &'static [ParamDoc] = &[
-        ParamDoc { key: "tol", default: "1e-10", doc: "merit tolerance" },
-        ParamDoc { key: "max_iter", default: "200", doc: "clarabel iteration limit" },
-        ParamDoc {
-            key: "symmetry_tol",
-            default: "1e-12",
-            doc: "|M_ij - M_ji| allowed, relative to max |M_ij|",
-        },
-        ParamDoc {
-            key: "polish",
-            default: "true",
-            doc: "one Newton-min step on clarabel's active set, kept if the merit drops",
-        },
-    ];
-
-    fn set(&mut self, key: &str, value: &str) -> Result<(), SpecError> {
-        match key {
-            "tol" => self.tol = Self::parse_positive(key, value)?,
-            "max_iter" => self.max_iter = Self::parse_count(key, value)?,
-            "symmetry_tol" => self.symmetry_tol = Self::parse_positive(key, value)?,
-            "polish" => self.polish = Self::parse_bool(key, value)?,
-            _ => unreachable!("keys are checked against KEYS"),
-        }
-        Ok(())
-    }
-}
-
-/// The `qp` solver.
-#[derive(Debug, Clone, Default)]
-pub struct Qp {
-    /// Its parameters.
-    pub params: QpParams,
-}
-
-/// Registers `qp`.
-pub fn register(r: &mut Registry) {
-    r.register_params::<QpParams>(
-        "convex QP min 1/2 z'Mz + q'z, z >= 0 through clarabel (Goulart, Chen 2024); symmetric PSD M",
-        |pairs| Ok(Box::new(Qp { params: QpParams::from_pairs(pairs)? })),
-    );
-}
-
-/// The first entry where M differs from M' beyond `rel_tol` times max |M|, if any.
-fn asymmetry(lcp: &Lcp, rel_tol: f64) -> Option<(usize, usize, f64, f64)> {
-    let n = lcp.n();
-    match lcp.matrix() {
-        Matrix::Dense(m) => {
-            let mut max: f64 = 0.0;
-            for j in 0..n {
-                for i in 0..n {
-                    max = max.max(m[(i, j)].abs());
-                }
-            }
-            for j in 0..n {
-                for i in 0..j {
-                    let (a, b) = (m[(i, j)], m[(j, i)]);
-                    if (a - b).abs() > rel_tol * max {
-                        return Some((i, j, a, b));
-                    }
-                }
-            }
-            None
-        }
-        Matrix::Sparse(s) => {
-            let max =
-                (0..n).flat_map(|i| s.val_of_row(i).iter().map(|v| v.abs())).fold(0.0, f64::max);
-            for i in 0..n {
-                for (&j, &a) in s.col_idx_of_row_raw(i).iter().zip(s.val_of_row(i)) {
-                    let b = lcp.get(j, i);
-                    if (a - b).abs() > rel_tol * max {
-                        return Some((i, j, a, b));
-                    }
-                }
-            }
-            None
-        }
+crate::lcp_solver! {
+    /// The `qp` solver.
+    pub struct Qp(QpParams) {
+        summary: "convex QP min 1/2 z'Mz + q'z, z >= 0 through clarabel (Goulart, Chen 2024); symmetric PSD M",
+        tol: 1e-10,
+        max_iter: |_params, _n| 200,
+        run: Qp::solve_loop,
     }
 }
 
@@ -176,7 +94,7 @@ fn upper_triangle_csc(lcp: &Lcp) -> CscMatrix<f64> {
 /// Stellato et al. 2020).
 fn polish(lcp: &Lcp, z: Vec<f64>, ctx: &mut SolveContext<'_>) -> Vec<f64> {
     let n = lcp.n();
-    let (w, before) = evaluate(lcp, &z);
+    let (w, before) = ctx.evaluate(lcp, &z);
     let a: Vec<f64> = (0..n).map(|i| if z[i] <= w[i] { 1.0 } else { 0.0 }).collect();
     let b: Vec<f64> = a.iter().map(|ai| 1.0 - ai).collect();
     let mut sys =
@@ -186,8 +104,7 @@ fn polish(lcp: &Lcp, z: Vec<f64>, ctx: &mut SolveContext<'_>) -> Vec<f64> {
         return z;
     }
     let candidate: Vec<f64> = z.iter().zip(&d).map(|(zi, di)| zi + di).collect();
-    ctx.matvecs += 2;
-    let (_, after) = evaluate(lcp, &candidate);
+    let (_, after) = ctx.evaluate(lcp, &candidate);
     if after.residual < before.residual {
         candidate
     } else {
@@ -199,35 +116,8 @@ fn minus_identity(n: usize) -> CscMatrix<f64> {
     CscMatrix::new(n, n, (0..=n).collect(), (0..n).collect(), vec![-1.0; n])
 }
 
-impl LcpSolver for Qp {
-    fn name(&self) -> String {
-        let d = QpParams::default();
-        let p = &self.params;
-        let mut pairs = Vec::new();
-        if p.tol != d.tol {
-            pairs.push(("tol", p.tol.to_string()));
-        }
-        if p.max_iter != d.max_iter {
-            pairs.push(("max_iter", p.max_iter.to_string()));
-        }
-        if p.symmetry_tol != d.symmetry_tol {
-            pairs.push(("symmetry_tol", p.symmetry_tol.to_string()));
-        }
-        if p.polish != d.polish {
-            pairs.push(("polish", p.polish.to_string()));
-        }
-        canonical_name(QpParams::SOLVER, &pairs)
-    }
-
-    fn default_tol(&self) -> f64 {
-        self.params.tol
-    }
-
-    fn default_max_iter(&self, _n: usize) -> usize {
-        self.params.max_iter
-    }
-
-    fn run(&self, lcp: &Lcp, ctx: &mut SolveContext<'_>) -> Result<Outcome, SolveError> {
+impl Qp {
+    fn solve_loop(&self, lcp: &Lcp, ctx: &mut SolveContext<'_>) -> Result<Outcome, SolveError> {
         let n = lcp.n();
         // The upper triangle in compressed columns (16 bytes an entry) and clarabel's KKT
         // matrix and factor: about three dense copies for a dense M.
@@ -310,7 +200,8 @@ impl LcpSolver for Qp {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{generate, LcpSolver, Registry, SolveOptions};
+    use crate::{generate, SolveOptions};
+    use crate::{LcpSolver, Registry};
 
     fn solve(lcp: &Lcp) -> Result<crate::Solution, SolveError> {
         let s = Registry::builtin().build("qp").expect("spec");

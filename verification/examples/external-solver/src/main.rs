@@ -15,116 +15,45 @@
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use signorini_lcp::{
-    registry::canonical_name, Lcp, LcpSolver, Outcome, ParamDoc, Registry, SolveContext,
-    SolveError, SolverParams, SpecError, Status,
-};
+use signorini_lcp::{Lcp, Outcome, Registry, SolveContext, SolveError, Status};
 use signorini_verification::study::{markdown, run_study_file, success_rates, write_study};
 
-/// Parameters of [`ProjectedJacobi`].
-#[derive(Debug, Clone, PartialEq)]
-pub struct JacobiParams {
-    /// Merit tolerance; default 1e-10.
-    pub tol: f64,
-    /// Sweep limit; default 10 000.
-    pub max_iter: usize,
-    /// Relaxation ω in (0, 1]; default 1.
-    pub omega: f64,
-}
-
-impl Default for JacobiParams {
-    fn default() -> Self {
-        Self { tol: 1e-10, max_iter: 10_000, omega: 1.0 }
+// The whole solver: its parameters declared once, the kit's bookkeeping, and the sweep loop.
+signorini_lcp::solver_params! {
+    /// Parameters of [`ProjectedJacobi`].
+    pub struct JacobiParams for "pjacobi" {
+        /// relaxation
+        omega: f64 = 1.0, valid if |v| v > 0.0 && v <= 1.0 => "in (0, 1]";
     }
 }
 
-impl SolverParams for JacobiParams {
-    const SOLVER: &'static str = "pjacobi";
-    const KEYS: &'static [ParamDoc] = &[
-        ParamDoc { key: "tol", default: "1e-10", doc: "merit tolerance" },
-        ParamDoc { key: "max_iter", default: "10000", doc: "sweep limit" },
-        ParamDoc { key: "omega", default: "1", doc: "relaxation in (0, 1]" },
-    ];
-
-    fn set(&mut self, key: &str, value: &str) -> Result<(), SpecError> {
-        match key {
-            "tol" => self.tol = Self::parse_positive(key, value)?,
-            "max_iter" => self.max_iter = Self::parse_count(key, value)?,
-            "omega" => self.omega = Self::parse_positive(key, value)?,
-            _ => return Err(Self::bad(key, value, "unknown key")),
-        }
-        Ok(())
-    }
-
-    fn validate(&self) -> Result<(), SpecError> {
-        if self.omega > 1.0 {
-            return Err(Self::bad("omega", &self.omega.to_string(), "expected omega in (0, 1]"));
-        }
-        Ok(())
+signorini_lcp::lcp_solver! {
+    /// Projected Jacobi with relaxation ω.
+    pub struct ProjectedJacobi(JacobiParams) {
+        summary: "projected Jacobi (example solver from outside the workspace; diagonally dominant M)",
+        tol: 1e-10,
+        max_iter: |_params, _n| 10_000,
+        run: ProjectedJacobi::sweeps,
     }
 }
 
-/// Projected Jacobi with relaxation ω.
-#[derive(Debug, Clone, Default)]
-pub struct ProjectedJacobi {
-    /// Its parameters.
-    pub params: JacobiParams,
-}
-
-impl LcpSolver for ProjectedJacobi {
-    fn name(&self) -> String {
-        let d = JacobiParams::default();
-        let mut pairs = Vec::new();
-        if self.params.omega.to_bits() != d.omega.to_bits() {
-            pairs.push(("omega", self.params.omega.to_string()));
-        }
-        canonical_name(JacobiParams::SOLVER, &pairs)
-    }
-
-    fn default_tol(&self) -> f64 {
-        self.params.tol
-    }
-
-    fn default_max_iter(&self, _n: usize) -> usize {
-        self.params.max_iter
-    }
-
-    fn run(&self, lcp: &Lcp, ctx: &mut SolveContext<'_>) -> Result<Outcome, SolveError> {
-        let n = lcp.n();
+impl ProjectedJacobi {
+    fn sweeps(&self, lcp: &Lcp, ctx: &mut SolveContext<'_>) -> Result<Outcome, SolveError> {
         let diag = lcp.diag();
-        if let Some(i) = diag.iter().position(|d| d.is_nan() || *d <= 0.0) {
-            return Err(SolveError::Unsupported {
-                solver: self.name(),
-                reason: format!("M[{i}][{i}] = {} is not positive", diag[i]),
-            });
-        }
-        let mut z: Vec<f64> = match ctx.warm_start {
-            Some(z0) => z0.iter().map(|v| v.max(0.0)).collect(),
-            None => vec![0.0; n],
-        };
-        let mut w = vec![0.0; n];
+        let mut z = ctx.start_projected(lcp.n());
         for sweep in 1..=ctx.max_iter {
-            if ctx.time_exceeded() {
-                return Ok(Outcome::new(z, Status::TimeLimit, sweep - 1));
-            }
-            ctx.mul_vec(lcp, &z, &mut w);
-            let mut residual_sq = 0.0;
-            for i in 0..n {
-                let wi = w[i] + lcp.q()[i];
-                let m = z[i].min(wi);
-                residual_sq += m * m;
-                z[i] = (z[i] - self.params.omega * wi / diag[i]).max(0.0);
-            }
-            if z.iter().any(|v| !v.is_finite()) {
-                return Ok(Outcome::new(z, Status::NumericalFailure, sweep));
-            }
-            // The residual of the z before this sweep, in the merit's scaling: the driver
-            // recomputes the exact merit of the returned z and decides.
-            let qn = lcp.q().iter().map(|v| v * v).sum::<f64>().sqrt().max(f64::EPSILON);
-            let measure = residual_sq.sqrt() / qn;
-            ctx.record(lcp, sweep, measure, &z);
-            if measure <= 0.1 * ctx.tol {
+            let (w, merit) = ctx.evaluate(lcp, &z);
+            ctx.record(lcp, sweep, merit.residual, &z);
+            if ctx.converged(lcp, &z, &w, merit.residual) {
                 return Ok(Outcome::new(z, Status::Solved, sweep));
+            }
+            if ctx.time_exceeded() || !merit.residual.is_finite() {
+                let status =
+                    if ctx.time_exceeded() { Status::TimeLimit } else { Status::NumericalFailure };
+                return Ok(Outcome::new(z, status, sweep));
+            }
+            for i in 0..z.len() {
+                z[i] = (z[i] - self.params.omega * w[i] / diag[i]).max(0.0);
             }
         }
         Ok(Outcome::new(z, Status::MaxIterations, ctx.max_iter))
@@ -133,13 +62,7 @@ impl LcpSolver for ProjectedJacobi {
 
 /// Adds `pjacobi` to a registry.
 pub fn register(registry: &mut Registry) {
-    registry.register_params::<JacobiParams>(
-        "projected Jacobi (example solver from outside the workspace; diagonally dominant M)",
-        |pairs| {
-            let params = JacobiParams::from_pairs(pairs)?;
-            Ok(Box::new(ProjectedJacobi { params }) as Box<dyn LcpSolver>)
-        },
-    );
+    registry.add(ProjectedJacobi::entry());
 }
 
 fn main() -> ExitCode {

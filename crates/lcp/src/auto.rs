@@ -6,7 +6,7 @@
 //!
 //! M is classified by [`diagnose_with`] under [`DiagnoseLimits::cheap`] (eigenvalues only up to
 //! n = 200, Cholesky above, principal minors up to n = 8). Candidates, in order, each used only
-//! if registered in [`Registry::builtin`] at run time:
+//! from the crate's algorithms ([`crate::algorithms::entries`]) with their defaults:
 //!
 //! | class | candidates |
 //! |---|---|
@@ -35,10 +35,10 @@ use std::time::Duration;
 
 use crate::diagnostics::{diagnose_with, Definiteness, DiagnoseLimits, Diagnostics};
 use crate::memory::{self, DEFAULT_MEMORY_BUDGET};
-use crate::merit::evaluate;
-use crate::registry::{canonical_name, ParamDoc, Registry, SolverParams, SpecError};
+use crate::params::SolverParams;
 use crate::solver::{
-    run_solver, LcpSolver, Outcome, Solution, SolveContext, SolveError, SolveOptions, FARKAS_TOL,
+    run_solver, Entry, LcpSolver, Outcome, Solution, SolveContext, SolveError, SolveOptions,
+    FARKAS_TOL,
 };
 use crate::status::{verify_farkas, Certificate, Status};
 use crate::{Lcp, Matrix};
@@ -50,41 +50,10 @@ pub const ENUM_FALLBACK_MAX_N: usize = 16;
 /// Above this n a sparse symmetric positive definite M also gets iterative candidates.
 pub const LARGE_SPARSE_N: usize = 5000;
 
-/// Parameters of `auto`.
-#[derive(Debug, Clone, PartialEq)]
-pub struct AutoParams {
-    /// Merit tolerance, passed to every candidate. Default 1e-10.
-    pub tol: f64,
-    /// Iteration limit passed to every candidate; `None` = each candidate's own default.
-    /// Default `None`.
-    pub max_iter: Option<usize>,
-}
-
-impl Default for AutoParams {
-    fn default() -> Self {
-        Self { tol: DEFAULT_TOL, max_iter: None }
-    }
-}
-
-impl SolverParams for AutoParams {
-    const SOLVER: &'static str = "auto";
-    const KEYS: &'static [ParamDoc] = &[
-        ParamDoc { key: "tol", default: "1e-10", doc: "merit tolerance passed to every candidate" },
-        ParamDoc {
-            key: "max_iter",
-            default: "per candidate",
-            doc: "iteration limit passed to every candidate",
-        },
-    ];
-
-    fn set(&mut self, key: &str, value: &str) -> Result<(), SpecError> {
-        match key {
-            "tol" => self.tol = Self::parse_positive(key, value)?,
-            "max_iter" => self.max_iter = Some(Self::parse_count(key, value)?),
-            _ => return Err(Self::bad(key, value, "unknown key")),
-        }
-        Ok(())
-    }
+crate::solver_params! {
+    /// Parameters of `auto`: none of its own (`tol`, `max_iter` and `time_limit` are the
+    /// common keys, passed to every candidate).
+    pub struct AutoParams for "auto" {}
 }
 
 /// The `auto` solver.
@@ -101,12 +70,14 @@ impl Auto {
     }
 }
 
-/// Registers `auto`.
-pub fn register(r: &mut Registry) {
-    r.register_params::<AutoParams>(
-        "picks an algorithm by matrix class (diagnostics) and falls back on failure",
-        |pairs| Ok(Box::new(Auto::new(AutoParams::from_pairs(pairs)?))),
-    );
+impl Auto {
+    /// This solver's registry entry.
+    pub fn entry() -> Entry {
+        Entry::with_params::<AutoParams, Auto>(
+            "picks an algorithm by matrix class (diagnostics) and falls back on failure",
+            Auto::new,
+        )
+    }
 }
 
 /// Solvers that build a dense copy of M (or a dense tableau) whatever its storage.
@@ -163,13 +134,16 @@ type Candidate = (String, Box<dyn LcpSolver>);
 fn plan(lcp: &Lcp, memory_budget: u64) -> (&'static str, Vec<Candidate>) {
     let d = diagnose_with(lcp, &DiagnoseLimits::cheap());
     let (rule, names) = candidates(lcp, &d, memory_budget);
-    let registry = Registry::builtin();
+    let algorithms = crate::algorithms::entries();
     let mut built: Vec<Candidate> = names
         .iter()
-        .filter_map(|&name| registry.build(name).ok().map(|s| (name.to_string(), s)))
+        .filter_map(|&name| {
+            let entry = algorithms.iter().find(|e| e.name == name)?;
+            (entry.builder)(&[]).ok().map(|s| (name.to_string(), s))
+        })
         .collect();
     if built.is_empty() {
-        built.push(("bpp".into(), Box::new(super::bpp::Bpp::default())));
+        built.push(("bpp".into(), Box::new(crate::algorithms::bpp::Bpp::default())));
     }
     (rule, built)
 }
@@ -180,24 +154,17 @@ fn decisive(status: Status) -> bool {
 
 impl LcpSolver for Auto {
     fn name(&self) -> String {
-        let mut pairs = Vec::new();
-        if self.params.tol != DEFAULT_TOL {
-            pairs.push(("tol", format!("{:e}", self.params.tol)));
-        }
-        if let Some(m) = self.params.max_iter {
-            pairs.push(("max_iter", m.to_string()));
-        }
-        canonical_name("auto", &pairs)
+        self.params.spec()
     }
 
     fn default_tol(&self) -> f64 {
-        self.params.tol
+        DEFAULT_TOL
     }
 
     /// 0 means "each candidate's own default" (a context never carries 0 otherwise: the
     /// driver rejects `max_iter = 0`).
     fn default_max_iter(&self, _n: usize) -> usize {
-        self.params.max_iter.unwrap_or(0)
+        0
     }
 
     /// Runs the candidates in the caller's context (counters and history accumulate); each
@@ -226,7 +193,7 @@ impl LcpSolver for Auto {
                 (Status::Solved, _) => {
                     o.z.len() == n && {
                         let z: Vec<f64> = o.z.iter().map(|v| v.max(0.0)).collect();
-                        let (w, merit) = evaluate(lcp, &z);
+                        let (w, merit) = ctx.evaluate(lcp, &z);
                         ctx.converged(lcp, &z, &w, merit.residual)
                     }
                 }
@@ -256,10 +223,11 @@ impl LcpSolver for Auto {
         warm_start: Option<&[f64]>,
     ) -> Result<Solution, SolveError> {
         options.validate()?;
-        let tol = options.tol.unwrap_or(self.params.tol);
-        let max_iter = options.max_iter.or(self.params.max_iter);
+        let tol = options.tol.unwrap_or(DEFAULT_TOL);
+        let max_iter = options.max_iter;
         if lcp.n() == 0 {
-            let mut sol = run_solver(&super::bpp::Bpp::default(), lcp, options, warm_start)?;
+            let mut sol =
+                run_solver(&crate::algorithms::bpp::Bpp::default(), lcp, options, warm_start)?;
             sol.solver = "auto(trivial)".into();
             return Ok(sol);
         }
@@ -329,6 +297,7 @@ impl LcpSolver for Auto {
 mod tests {
     use super::*;
     use crate::generate;
+    use crate::{LcpSolver, SolverParams};
 
     fn solve(lcp: &Lcp) -> Solution {
         Auto::default().solve(lcp, &SolveOptions::default(), None).expect("setup")
@@ -379,13 +348,14 @@ mod tests {
         let mut ctx = SolveContext::new(1e-9, 0);
         let o = Auto::default().run(&lcp, &mut ctx).expect("runs");
         assert_eq!(o.status, Status::Solved);
-        assert!(evaluate(&lcp, &o.z).1.residual <= 1e-9);
+        assert!(crate::evaluate(&lcp, &o.z).1.residual <= 1e-9);
     }
 
     #[test]
     fn name_is_a_spec() {
         assert_eq!(Auto::default().name(), "auto");
-        let p = AutoParams::from_pairs(&[("tol".into(), "1e-8".into())]).expect("ok");
-        assert_eq!(Auto::new(p).name(), "auto:tol=1e-8");
+        let s = crate::Registry::builtin().build("auto:tol=1e-8").expect("spec");
+        assert_eq!(s.name(), "auto:tol=1e-8");
+        assert!(AutoParams::from_pairs(&[("omega".into(), "1".into())]).is_err());
     }
 }

@@ -21,6 +21,8 @@ use faer::sparse::{SparseColMatRef, SymbolicSparseColMat};
 use faer::{Conj, Mat, MatMut, Par, Side};
 
 use crate::solver::SolveContext;
+
+crate::param_enum!(LinearSolver { Direct => "direct", Gmres => "gmres" | "krylov" });
 use crate::{Lcp, Matrix};
 
 /// How the Newton systems are solved (the `linear` key of the Newton solvers).

@@ -1,0 +1,15 @@
+//! The crate's floor of shared numerics, below every algorithm: the algorithms import it,
+//! the registry imports the algorithms, and nothing here imports either.
+//!
+//! - [`sweeps`]: row access to M ([`sweeps::Rows`]), the projected Gauss–Seidel sweeps and the
+//!   loop the splitting methods share;
+//! - [`jacobian_system`]: the Newton systems of the semismooth and interior-point methods
+//!   (dense LU, sparse LU/Cholesky with one symbolic analysis, GMRES);
+//! - `dense_lu`: sequential dense LU (bit-identical across thread counts) and equilibration
+//!   for the pivoting methods;
+//! - [`symmetry`]: the one symmetry check (M against M', relative to the largest entry).
+
+pub(crate) mod dense_lu;
+pub mod jacobian_system;
+pub mod sweeps;
+pub mod symmetry;

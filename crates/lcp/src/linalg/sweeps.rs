@@ -1,0 +1,265 @@
+//! Row access to M and the projected sweeps the splitting methods share (`pgs`, `psor`,
+//! `sgs`, `bpgs`, `pgs-colored`): [`Rows`] reads a sparse M through its compressed rows in
+//! place and copies a dense M once into row-major order; [`sweep_forward`] and
+//! [`sweep_backward`] are the relaxed projected Gauss–Seidel updates
+//! $z_i \leftarrow \max(0,\; z_i - \omega\, w_i / m_{ii})$ (Cottle, Pang, Stone 1992, §5.2);
+//! [`iterate`] is the loop they all run (sweep, cheap measure, exact merit every
+//! `check_every` sweeps, stop on success, round-off stagnation, divergence, time or iteration
+//! limit).
+
+use faer::sparse::SparseRowMat;
+
+use crate::solver::{Outcome, SolveContext};
+use crate::status::Status;
+use crate::{Lcp, Matrix};
+
+/// Rows of M as the sweeps read them: the CSR of a sparse M in place, or a row-major copy of
+/// a dense M made once.
+#[derive(Debug)]
+pub enum Rows<'a> {
+    /// Compressed rows, borrowed.
+    Sparse(&'a SparseRowMat<usize, f64>),
+    /// Row-major copy of a dense M.
+    Dense {
+        /// Size.
+        n: usize,
+        /// Entry (i, j) at i n + j.
+        data: Vec<f64>,
+    },
+}
+
+impl<'a> Rows<'a> {
+    /// Rows of the problem's M.
+    pub fn new(lcp: &'a Lcp) -> Self {
+        match lcp.matrix() {
+            Matrix::Sparse(s) => Rows::Sparse(s),
+            Matrix::Dense(d) => {
+                let n = d.nrows();
+                let mut data = vec![0.0; n * n];
+                for j in 0..n {
+                    for (i, &v) in d.col(j).iter().enumerate() {
+                        data[i * n + j] = v;
+                    }
+                }
+                Rows::Dense { n, data }
+            }
+        }
+    }
+
+    /// Sum_j m_ij z_j.
+    #[inline]
+    pub fn dot(&self, i: usize, z: &[f64]) -> f64 {
+        match self {
+            Rows::Sparse(s) => {
+                let cols = s.col_idx_of_row_raw(i);
+                let vals = s.val_of_row(i);
+                let mut acc = 0.0;
+                for (&j, &v) in cols.iter().zip(vals) {
+                    acc += v * z[j];
+                }
+                acc
+            }
+            Rows::Dense { n, data } => {
+                let row = &data[i * n..(i + 1) * n];
+                row.iter().zip(z).map(|(a, b)| a * b).sum()
+            }
+        }
+    }
+
+    /// Calls `f(j, m_ij)` for every stored entry of row i.
+    pub fn for_each(&self, i: usize, mut f: impl FnMut(usize, f64)) {
+        match self {
+            Rows::Sparse(s) => {
+                for (&j, &v) in s.col_idx_of_row_raw(i).iter().zip(s.val_of_row(i)) {
+                    f(j, v);
+                }
+            }
+            Rows::Dense { n, data } => {
+                for (j, &v) in data[i * n..(i + 1) * n].iter().enumerate() {
+                    f(j, v);
+                }
+            }
+        }
+    }
+}
+
+/// The diagonal of M, or the first row whose diagonal entry is not positive (PGS divides by
+/// m_ii and converges only when every m_ii > 0).
+pub fn positive_diagonal(rows: &Rows<'_>, n: usize) -> Result<Vec<f64>, String> {
+    let mut diag = vec![0.0; n];
+    for (i, d) in diag.iter_mut().enumerate() {
+        rows.for_each(i, |j, v| {
+            if j == i {
+                *d += v;
+            }
+        });
+        if d.is_nan() || *d <= 0.0 {
+            return Err(format!(
+                "row {i}: diagonal entry M[{i}][{i}] = {d} is not positive; splitting methods \
+                 divide by it (need m_ii > 0)"
+            ));
+        }
+    }
+    Ok(diag)
+}
+
+/// What one sweep did: max |Δz_i|, max |z_i| after it, and whether every z_i stayed finite.
+#[derive(Debug, Clone, Copy)]
+pub struct SweepInfo {
+    /// max_i |Δz_i|.
+    pub max_change: f64,
+    /// max_i |z_i| after the sweep.
+    pub max_abs: f64,
+    /// Every z_i finite.
+    pub finite: bool,
+}
+
+impl SweepInfo {
+    /// No change yet.
+    pub const ZERO: SweepInfo = SweepInfo { max_change: 0.0, max_abs: 0.0, finite: true };
+
+    /// Both sweeps' figures together (max, max, and): exact and order independent.
+    #[inline]
+    pub fn merge(self, o: SweepInfo) -> SweepInfo {
+        SweepInfo {
+            max_change: self.max_change.max(o.max_change),
+            max_abs: self.max_abs.max(o.max_abs),
+            finite: self.finite && o.finite,
+        }
+    }
+
+    /// Folds in one updated coordinate.
+    #[inline]
+    pub fn push(&mut self, old: f64, new: f64) {
+        self.max_change = self.max_change.max((new - old).abs());
+        self.max_abs = self.max_abs.max(new.abs());
+        self.finite &= new.is_finite();
+    }
+}
+
+/// max(0, t) that keeps NaN (so divergence is seen, not projected away).
+#[inline]
+pub fn project(t: f64) -> f64 {
+    if t < 0.0 {
+        0.0
+    } else {
+        t
+    }
+}
+
+/// One relaxed projected update of coordinate i; returns the new z_i.
+#[inline]
+fn update(rows: &Rows<'_>, q: &[f64], diag: &[f64], omega: f64, z: &mut [f64], i: usize) -> f64 {
+    let w = q[i] + rows.dot(i, z);
+    let new = project(z[i] - omega * w / diag[i]);
+    z[i] = new;
+    new
+}
+
+/// Forward sweep i = 0..n.
+pub fn sweep_forward(
+    rows: &Rows<'_>,
+    q: &[f64],
+    diag: &[f64],
+    omega: f64,
+    z: &mut [f64],
+) -> SweepInfo {
+    let mut info = SweepInfo::ZERO;
+    for i in 0..z.len() {
+        let old = z[i];
+        let new = update(rows, q, diag, omega, z, i);
+        info.push(old, new);
+    }
+    info
+}
+
+/// Backward sweep i = n-1..0.
+pub fn sweep_backward(
+    rows: &Rows<'_>,
+    q: &[f64],
+    diag: &[f64],
+    omega: f64,
+    z: &mut [f64],
+) -> SweepInfo {
+    let mut info = SweepInfo::ZERO;
+    for i in (0..z.len()).rev() {
+        let old = z[i];
+        let new = update(rows, q, diag, omega, z, i);
+        info.push(old, new);
+    }
+    info
+}
+
+/// How the shared loop runs a splitting method.
+#[derive(Debug, Clone, Copy)]
+pub struct LoopSettings {
+    /// Exact merit every this many sweeps.
+    pub check_every: usize,
+    /// Products with M one sweep costs (1 for a forward sweep, 2 for a symmetric one).
+    pub matvecs_per_sweep: usize,
+}
+
+/// Maps a z in a solver's own ordering back to the problem's ordering.
+pub type Unpermute<'a> = &'a (dyn Fn(&[f64]) -> Vec<f64> + Sync);
+
+/// The loop every splitting method shares: sweep, record the cheap measure, check the exact
+/// merit every `check_every` sweeps, stop on success, round-off stagnation, divergence, time
+/// or iteration limit. `sweep` works on `z` in its own ordering; `to_original` maps such a z to
+/// the problem's ordering (`None`: the same ordering).
+pub fn iterate(
+    lcp: &Lcp,
+    ctx: &mut SolveContext<'_>,
+    mut z: Vec<f64>,
+    settings: LoopSettings,
+    mut sweep: impl FnMut(&mut [f64]) -> SweepInfo,
+    to_original: Option<Unpermute<'_>>,
+) -> Outcome {
+    let max_iter = ctx.max_iter;
+    let original = |z: &[f64]| match to_original {
+        Some(f) => f(z),
+        None => z.to_vec(),
+    };
+    for it in 1..=max_iter {
+        let info = sweep(&mut z);
+        ctx.matvecs += settings.matvecs_per_sweep;
+        if !info.finite {
+            let mut o = Outcome::new(original(&z), Status::NumericalFailure, it);
+            o.note = Some(format!(
+                "sweep {it}: z became non-finite (the iteration diverges; M is not suited to \
+                 splitting methods, e.g. neither symmetric PSD nor diagonally dominant)"
+            ));
+            return o;
+        }
+        let measure = if info.max_abs > 0.0 { info.max_change / info.max_abs } else { 0.0 };
+        if ctx.records_history() {
+            if to_original.is_some() && ctx.wants_exact(it) {
+                let zo = original(&z);
+                ctx.record(lcp, it, measure, &zo);
+            } else {
+                ctx.record(lcp, it, measure, &z);
+            }
+        }
+        let at_roundoff = info.max_change <= f64::EPSILON * info.max_abs;
+        if it % settings.check_every == 0 || at_roundoff || it == max_iter {
+            let zo = original(&z);
+            let (w, merit) = ctx.evaluate(lcp, &zo);
+            let residual = merit.residual;
+            if ctx.converged(lcp, &zo, &w, residual) {
+                return Outcome::new(zo, Status::Solved, it);
+            }
+            if at_roundoff {
+                let mut o = Outcome::new(zo, Status::Stalled, it);
+                o.note = Some(format!(
+                    "sweep {it}: z no longer changes (relative change {measure:.1e}) but the \
+                     residual {residual:.3e} exceeds tol {:.1e}",
+                    ctx.tol
+                ));
+                return o;
+            }
+        }
+        if ctx.time_exceeded() {
+            return Outcome::new(original(&z), Status::TimeLimit, it);
+        }
+    }
+    Outcome::new(original(&z), Status::MaxIterations, max_iter)
+}

@@ -490,9 +490,18 @@ impl Simulation {
     ) -> Result<SimulationOutcome, SimulationError> {
         let (q, v) = self.model.initial_state();
         let start = Sample { t: 0.0, q, v };
+        let model = &self.model;
         match self.options.scheme {
-            Scheme::MoreauJean | Scheme::StewartTrinkle | Scheme::PositionLcp => {
-                self.run_stepping(solver, start, observer)
+            Scheme::MoreauJean => {
+                let theta = self.options.theta.unwrap_or(MoreauJean::default().theta);
+                let scheme = MoreauJean { theta, ..MoreauJean::default() };
+                self.run_stepping(TimeStepper::MoreauJean(model, scheme), solver, start, observer)
+            }
+            Scheme::StewartTrinkle => {
+                self.run_stepping(TimeStepper::StewartTrinkle(model), solver, start, observer)
+            }
+            Scheme::PositionLcp => {
+                self.run_stepping(TimeStepper::PositionLcp(model), solver, start, observer)
             }
             Scheme::EventDriven => self.run_event_driven(solver, start, observer),
             Scheme::Penalty(integrator) => self.run_penalty(integrator, start, observer),
@@ -513,6 +522,7 @@ impl Simulation {
 
     fn run_stepping(
         &self,
+        stepper: TimeStepper<'_>,
         solver: &dyn LcpSolver,
         start: Sample,
         observer: &mut dyn SimulationObserver,
@@ -526,14 +536,6 @@ impl Simulation {
         params.warm_start = o.warm_start;
         params.time_limit = o.limits.time_limit;
         params.options = o.solve.clone();
-        let stepper = match o.scheme {
-            Scheme::MoreauJean => {
-                let theta = o.theta.unwrap_or(MoreauJean::default().theta);
-                TimeStepper::MoreauJean(model, MoreauJean { theta, ..MoreauJean::default() })
-            }
-            Scheme::StewartTrinkle => TimeStepper::StewartTrinkle(model),
-            _ => TimeStepper::PositionLcp(model),
-        };
         let mut forward = Forward {
             observer,
             impacts: SteppedImpacts::new(model, o.impact_detection),

@@ -9,8 +9,8 @@
 //!   of the pair penetrates to the first sample after none does, with the trapezoidal integral
 //!   of the pair's normal forces as impulse.
 //!
-//! Energies: time steppers and penalty schemes report the mechanical energy (kinetic + gravity
-//! + constant applied forces; penalty: plus the springs' energy) at the ends of the step or
+//! Energies: time steppers and penalty schemes report the mechanical energy (kinetic, gravity
+//! and constant applied forces; penalty: and the springs' energy) at the ends of the step or
 //! episode; the event-driven scheme reports the kinetic energy just before and after the
 //! impact (the coordinates do not change across it, so the difference is the same; `signorini
 //! simulate` and its tests have always reported it so).

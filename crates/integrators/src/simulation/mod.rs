@@ -250,6 +250,13 @@ pub trait SimulationObserver {
     }
 }
 
+/// Keeps no samples (a run checked by its outcome alone, a benchmark).
+impl SimulationObserver for crate::stepping::NoObserver {
+    fn sample(&mut self, _sample: &Sample) -> Result<(), String> {
+        Ok(())
+    }
+}
+
 /// One non-fixed body's state by coordinate name: x, y[, z], angle (2D) or qw, qx, qy, qz
 /// (3D), vx, vy[, vz], omega (2D) or wx, wy, wz (3D).
 #[derive(Debug, Clone, PartialEq)]

@@ -19,7 +19,7 @@ pub struct SampleColumns {
 
 impl SampleColumns {
     /// No rows yet, the columns named.
-    pub fn new(names: Vec<String>) -> Self {
+    pub(crate) fn new(names: Vec<String>) -> Self {
         let values = vec![Vec::new(); names.len()];
         Self { names, values }
     }

@@ -13,7 +13,7 @@ use std::time::Duration;
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
 use signorini_contact::{Body, Dimension, Scene, Shape};
 use signorini_integrators::simulation::Candidates;
-use signorini_integrators::{Sample, Scheme, Simulation, SimulationObserver, SimulationOptions};
+use signorini_integrators::{NoObserver, Scheme, Simulation, SimulationOptions};
 use signorini_lcp::Registry;
 
 /// (m, layers): m * m * layers spheres.
@@ -41,15 +41,6 @@ fn column(m: usize, layers: usize) -> Scene {
     scene.with_body(Body::fixed("floor", Shape::HalfSpace { normal: [0.0, 1.0, 0.0], offset: 0.0 }))
 }
 
-/// Keeps no samples.
-struct Discard;
-
-impl SimulationObserver for Discard {
-    fn sample(&mut self, _sample: &Sample) -> Result<(), String> {
-        Ok(())
-    }
-}
-
 fn bench_stepping(c: &mut Criterion) {
     let registry = Registry::builtin();
     let mut group = c.benchmark_group("moreau_jean_granular_column");
@@ -75,7 +66,7 @@ fn bench_stepping(c: &mut Criterion) {
                 continue;
             };
             // One run outside the timing: solves and failures, for the record.
-            match sim.run(solver.as_ref(), &mut Discard) {
+            match sim.run(solver.as_ref(), &mut NoObserver) {
                 Ok(run) => eprintln!(
                     "stepping: {spheres} spheres, {name}: {} solves, {} failed in {STEPS} steps",
                     run.lcp_solves, run.solver_failures.total
@@ -86,7 +77,7 @@ fn bench_stepping(c: &mut Criterion) {
                 }
             }
             group.bench_with_input(BenchmarkId::new(name, spheres), &spheres, |b, _| {
-                b.iter(|| sim.run(solver.as_ref(), &mut Discard))
+                b.iter(|| sim.run(solver.as_ref(), &mut NoObserver))
             });
         }
     }

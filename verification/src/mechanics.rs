@@ -18,8 +18,8 @@ use signorini_impact::{
 use signorini_integrators::{
     integrator_from_name, run_stepping, simulate_event_driven, BouncingBall, ContactModel,
     EventDrivenParams, Flight, FrictionModel, MechanicalSystem, NoObserver, PenaltyLaw,
-    PenaltyPointMass, Sample, Scheme, Simulation, SimulationObserver, SimulationOptions,
-    SimulationOutcome, SteppingParams, TimeStepper,
+    PenaltyPointMass, Sample, Scheme, Simulation, SimulationOptions, SimulationOutcome,
+    SteppingParams, TimeStepper,
 };
 use signorini_lcp::{Lcp, LcpSolver, SolveOptions, Status};
 
@@ -767,19 +767,11 @@ fn scene_simulation(text: &str, options: SimulationOptions) -> Result<Simulation
     Simulation::new(scene, options).map_err(|e| e.to_string())
 }
 
-/// Keeps no samples: the cases check the final state and the impacts.
-struct Discard;
-
-impl SimulationObserver for Discard {
-    fn sample(&mut self, _sample: &Sample) -> Result<(), String> {
-        Ok(())
-    }
-}
-
 /// Runs a reference scene; a solve that did not end solved is an error, as with the
 /// stepper's stop policy.
 fn run_scene(sim: &Simulation, solver: &dyn LcpSolver) -> Result<SimulationOutcome, String> {
-    let outcome = sim.run(solver, &mut Discard).map_err(|e| e.to_string())?;
+    // No samples kept: the cases check the final state and the impacts.
+    let outcome = sim.run(solver, &mut NoObserver).map_err(|e| e.to_string())?;
     match outcome.solver_failures.items.first() {
         Some(f) => Err(format!("the solve at t = {} ended {}", f.t, f.status)),
         None => Ok(outcome),

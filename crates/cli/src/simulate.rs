@@ -13,9 +13,7 @@ use std::time::{Duration, Instant};
 
 use serde::Serialize;
 use serde_json::{json, Value};
-use signorini_integrators::simulation::{
-    fmt_bytes, BodyState, Candidates, DEFAULT_MAX_STEPS, MAX_LISTED,
-};
+use signorini_integrators::simulation::{fmt_bytes, Candidates, DEFAULT_MAX_STEPS, MAX_LISTED};
 use signorini_integrators::{
     ImpactEvent, RunEnd, Sample, Scheme, Simulation, SimulationError, SimulationObserver,
     SimulationOptions, SimulationOutcome, WarmStart,
@@ -340,30 +338,21 @@ impl CsvOut {
         Ok(())
     }
 
-    /// The header (from the first sample), then one record: `t`, then every free body's
-    /// coordinates, each to 17 significant digits.
-    fn write(&mut self, t: f64, states: &[BodyState]) -> csv::Result<()> {
+    /// The header ([`Simulation::column_names`]) before the first record, then one record:
+    /// the sample's values ([`Simulation::row`]), each to 17 significant digits.
+    fn write(&mut self, sim: &Simulation, sample: &Sample) -> csv::Result<()> {
         if !self.header_written {
-            let mut header = vec!["t".to_string()];
-            for s in states {
-                header.extend(s.columns.iter().map(|(c, _)| format!("{}.{c}", s.name)));
-            }
-            self.writer.write_record(&header)?;
+            self.writer.write_record(sim.column_names())?;
             self.header_written = true;
         }
-        let mut record = vec![format!("{t:.17e}")];
-        for s in states {
-            record.extend(s.columns.iter().map(|(_, x)| format!("{x:.17e}")));
-        }
-        self.writer.write_record(&record)
+        self.writer.write_record(sim.row(sample).iter().map(|x| format!("{x:.17e}")))
     }
 }
 
 impl SimulationObserver for Output<'_> {
     fn sample(&mut self, sample: &Sample) -> Result<(), String> {
         let Some(c) = &mut self.csv else { return Ok(()) };
-        let states = self.sim.body_states(&sample.q, &sample.v);
-        c.write(sample.t, &states).map_err(|e| format!("{}: cannot write: {e}", c.path.display()))
+        c.write(self.sim, sample).map_err(|e| format!("{}: cannot write: {e}", c.path.display()))
     }
 
     fn progress(&mut self, done: usize, _total: usize) {

@@ -58,8 +58,8 @@ pub use moreau_jean::MoreauJean;
 pub use penalty::{PenaltyLaw, PenaltyPointMass};
 pub use scene_model::{PenaltyScene, SceneModel};
 pub use simulation::{
-    ImpactEvent, ImpactSettings, PenaltyIntegrator, Scheme, Simulation, SimulationError,
-    SimulationLimits, SimulationObserver, SimulationOptions, SimulationOutcome,
+    ImpactEvent, ImpactSettings, PenaltyIntegrator, SampleColumns, Scheme, Simulation,
+    SimulationError, SimulationLimits, SimulationObserver, SimulationOptions, SimulationOutcome,
 };
 pub use smooth::{
     integrate, integrator_from_name, ExplicitEuler, ImplicitEuler, ImplicitMidpoint, Integrator,

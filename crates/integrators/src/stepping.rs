@@ -298,7 +298,7 @@ pub trait StepObserver {
     fn step(&mut self, step: &StepView<'_>) -> Result<(), String>;
 }
 
-/// An observer that does nothing.
+/// An observer that does nothing (of a stepping run, or of a [`crate::Simulation`]).
 #[derive(Debug, Clone, Copy, Default)]
 pub struct NoObserver;
 

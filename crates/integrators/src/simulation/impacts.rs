@@ -9,8 +9,11 @@
 //!   of the pair penetrates to the first sample after none does, with the trapezoidal integral
 //!   of the pair's normal forces as impulse.
 //!
-//! Energies are mechanical (kinetic + gravity + constant applied forces; penalty: plus the
-//! springs' energy) at the ends of the step or episode.
+//! Energies: time steppers and penalty schemes report the mechanical energy (kinetic, gravity
+//! and constant applied forces; penalty: and the springs' energy) at the ends of the step or
+//! episode; the event-driven scheme reports the kinetic energy just before and after the
+//! impact (the coordinates do not change across it, so the difference is the same; `signorini
+//! simulate` and its tests have always reported it so).
 
 use signorini_contact::BodyKind;
 
@@ -22,26 +25,48 @@ use crate::stepping::{Sample, StepView};
 /// [`crate::SimulationOutcome`] (the first ones); the totals count all of them.
 pub const MAX_LISTED: usize = 10_000;
 
+/// Default [`SteppedImpactDetection::approach_speed`]: a contact closing slower than this
+/// (in the scene's velocity unit) is resting, not approaching.
+pub const DEFAULT_APPROACH_SPEED: f64 = 1e-6;
+
+/// Default [`SteppedImpactDetection::gap_slack`]: round-off allowance on the gap test (length
+/// unit).
+pub const DEFAULT_GAP_SLACK: f64 = 1e-9;
+
+/// Default [`SteppedImpactDetection::jump_factor`]: a normal velocity jump must exceed twice
+/// the free-flight change over the step, so that the impulse that only holds a contact against
+/// the applied forces for one step (a jump of about h |J M⁻¹ f|) is no impact.
+pub const DEFAULT_JUMP_FACTOR: f64 = 2.0;
+
+/// Default [`SteppedImpactDetection::jump_slack`]: round-off allowance on the jump test
+/// (velocity unit), so that round-off in a free flight is no impact.
+pub const DEFAULT_JUMP_SLACK: f64 = 1e-9;
+
 /// The thresholds that decide whether a time step holds an impact (velocity and length in the
 /// scene's units).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct SteppedImpactDetection {
     /// A contact is approaching when its normal velocity J v is below −approach_speed
-    /// (default 1e-6).
+    /// (default [`DEFAULT_APPROACH_SPEED`]).
     pub approach_speed: f64,
     /// ... and close when its gap is at most one step's travel −h J v plus gap_slack
-    /// (default 1e-9).
+    /// (default [`DEFAULT_GAP_SLACK`]).
     pub gap_slack: f64,
     /// It is hit when its normal velocity jumps by more than jump_factor times the free-flight
-    /// change h |J M⁻¹ f| over the step (default 2) ...
+    /// change h |J M⁻¹ f| over the step (default [`DEFAULT_JUMP_FACTOR`]) ...
     pub jump_factor: f64,
-    /// ... plus jump_slack (default 1e-9), so that round-off in a free flight is no impact.
+    /// ... plus jump_slack (default [`DEFAULT_JUMP_SLACK`]).
     pub jump_slack: f64,
 }
 
 impl Default for SteppedImpactDetection {
     fn default() -> Self {
-        Self { approach_speed: 1e-6, gap_slack: 1e-9, jump_factor: 2.0, jump_slack: 1e-9 }
+        Self {
+            approach_speed: DEFAULT_APPROACH_SPEED,
+            gap_slack: DEFAULT_GAP_SLACK,
+            jump_factor: DEFAULT_JUMP_FACTOR,
+            jump_slack: DEFAULT_JUMP_SLACK,
+        }
     }
 }
 
@@ -68,9 +93,11 @@ pub struct ImpactEvent {
     pub bodies: Vec<String>,
     /// 2-norm of the impulse.
     pub impulse: f64,
-    /// Mechanical energy before.
+    /// Energy before: mechanical at the start of the step or episode; event-driven: kinetic
+    /// just before the impact (see the module documentation).
     pub energy_before: f64,
-    /// Mechanical energy after.
+    /// Energy after: mechanical at the end of the step or episode; event-driven: kinetic just
+    /// after the impact.
     pub energy_after: f64,
     /// Penalty episodes only: whether the pair separated before the end of the run.
     pub separated: Option<bool>,

@@ -9,15 +9,19 @@
 //!   scene's `material.impact_law` / `material.impact`.
 //! - [`impacts`]: how each family of schemes reports impacts ([`SteppedImpactDetection`]).
 //! - [`budget`]: the memory estimates checked before a run ([`BudgetExceeded`]).
+//! - [`columns`]: a sample as named values (the CSV header of `signorini simulate --out`) and
+//!   a run kept in columns ([`SampleColumns`], [`Simulation::run_to_columns`]).
 
 pub mod budget;
+pub mod columns;
 pub mod impacts;
 pub mod scheme;
 
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use signorini_contact::{BodyKind, ContactError, Dimension, Scene};
+use signorini_contact::{BodyKind, ContactError, Dimension, Scene, SceneError};
 use signorini_impact::ImpactLaw;
 use signorini_lcp::{LcpSolver, SolveOptions, Status};
 
@@ -32,7 +36,11 @@ use crate::stepping::{
 };
 
 pub use budget::{fmt_bytes, BudgetExceeded, DEFAULT_MEMORY_LIMIT};
-pub use impacts::{ImpactEvent, Listed, SteppedImpactDetection, MAX_LISTED};
+pub use columns::SampleColumns;
+pub use impacts::{
+    ImpactEvent, Listed, SteppedImpactDetection, DEFAULT_APPROACH_SPEED, DEFAULT_GAP_SLACK,
+    DEFAULT_JUMP_FACTOR, DEFAULT_JUMP_SLACK, MAX_LISTED,
+};
 pub use scheme::{ImpactSettings, PenaltyIntegrator, SceneKeyError, Scheme, UnknownScheme};
 
 use budget::Budget;
@@ -125,6 +133,14 @@ impl SimulationOptions {
 /// Why a simulation could not be set up or stopped early.
 #[derive(Debug, thiserror::Error)]
 pub enum SimulationError {
+    /// The scene file of [`Simulation::from_path`] could not be read or is invalid.
+    #[error("{}", scene_message(path, source))]
+    Scene {
+        /// The file.
+        path: PathBuf,
+        /// Why.
+        source: SceneError,
+    },
     /// An option is out of range or does not apply to the scheme.
     #[error("{option} = {value}: {reason}")]
     Option {
@@ -234,6 +250,13 @@ pub trait SimulationObserver {
     }
 }
 
+/// Keeps no samples (a run checked by its outcome alone, a benchmark).
+impl SimulationObserver for crate::stepping::NoObserver {
+    fn sample(&mut self, _sample: &Sample) -> Result<(), String> {
+        Ok(())
+    }
+}
+
 /// One non-fixed body's state by coordinate name: x, y[, z], angle (2D) or qw, qx, qy, qz
 /// (3D), vx, vy[, vz], omega (2D) or wx, wy, wz (3D).
 #[derive(Debug, Clone, PartialEq)]
@@ -264,14 +287,32 @@ fn fmt_num(x: f64) -> String {
     }
 }
 
+/// A scene error with its file named once (read errors name it already).
+fn scene_message(path: &Path, e: &SceneError) -> String {
+    let shown = path.display().to_string();
+    let text = e.to_string();
+    if text.contains(&shown) {
+        text
+    } else {
+        format!("{shown}: {text}")
+    }
+}
+
 fn invalid(option: &'static str, value: String, reason: &str) -> SimulationError {
     SimulationError::Option { option, value, reason: reason.to_owned() }
 }
 
+/// A ratio t_end / h within this of an integer counts as that integer when the steps are
+/// counted, so that round-off in the division (0.07 / 0.01 = 7.000000000000001) adds no step.
+pub const STEP_COUNT_ROUNDING: f64 = 1e-9;
+
+/// Observers hear of the progress every this many steps (or samples).
+pub const PROGRESS_EVERY: usize = 256;
+
 /// n = ceil(t_end / h) steps (the last one ends at or after t_end by less than h), refused
 /// beyond `max_steps`.
 fn step_count(t_end: f64, h: f64, max_steps: usize) -> Result<usize, SimulationError> {
-    let steps = (t_end / h - 1e-9).ceil().max(1.0);
+    let steps = (t_end / h - STEP_COUNT_ROUNDING).ceil().max(1.0);
     if !(steps.is_finite() && steps <= max_steps as f64) {
         return Err(SimulationError::TooManySteps { steps: t_end / h, max_steps });
     }
@@ -375,6 +416,17 @@ impl Simulation {
         Ok(Self { model, options, impact, step, n_steps, notes })
     }
 
+    /// Reads a `.toml` or `.json` scene file and sets it up as [`Simulation::new`] does.
+    pub fn from_path(
+        path: impl AsRef<Path>,
+        options: SimulationOptions,
+    ) -> Result<Self, SimulationError> {
+        let path = path.as_ref();
+        let scene = Scene::from_path(path)
+            .map_err(|source| SimulationError::Scene { path: path.to_owned(), source })?;
+        Self::new(scene, options)
+    }
+
     /// The scene as a model (coordinates, contacts).
     pub fn model(&self) -> &SceneModel {
         &self.model
@@ -445,9 +497,18 @@ impl Simulation {
     ) -> Result<SimulationOutcome, SimulationError> {
         let (q, v) = self.model.initial_state();
         let start = Sample { t: 0.0, q, v };
+        let model = &self.model;
         match self.options.scheme {
-            Scheme::MoreauJean | Scheme::StewartTrinkle | Scheme::PositionLcp => {
-                self.run_stepping(solver, start, observer)
+            Scheme::MoreauJean => {
+                let theta = self.options.theta.unwrap_or(MoreauJean::default().theta);
+                let scheme = MoreauJean { theta, ..MoreauJean::default() };
+                self.run_stepping(TimeStepper::MoreauJean(model, scheme), solver, start, observer)
+            }
+            Scheme::StewartTrinkle => {
+                self.run_stepping(TimeStepper::StewartTrinkle(model), solver, start, observer)
+            }
+            Scheme::PositionLcp => {
+                self.run_stepping(TimeStepper::PositionLcp(model), solver, start, observer)
             }
             Scheme::EventDriven => self.run_event_driven(solver, start, observer),
             Scheme::Penalty(integrator) => self.run_penalty(integrator, start, observer),
@@ -468,6 +529,7 @@ impl Simulation {
 
     fn run_stepping(
         &self,
+        stepper: TimeStepper<'_>,
         solver: &dyn LcpSolver,
         start: Sample,
         observer: &mut dyn SimulationObserver,
@@ -481,14 +543,6 @@ impl Simulation {
         params.warm_start = o.warm_start;
         params.time_limit = o.limits.time_limit;
         params.options = o.solve.clone();
-        let stepper = match o.scheme {
-            Scheme::MoreauJean => {
-                let theta = o.theta.unwrap_or(MoreauJean::default().theta);
-                TimeStepper::MoreauJean(model, MoreauJean { theta, ..MoreauJean::default() })
-            }
-            Scheme::StewartTrinkle => TimeStepper::StewartTrinkle(model),
-            _ => TimeStepper::PositionLcp(model),
-        };
         let mut forward = Forward {
             observer,
             impacts: SteppedImpacts::new(model, o.impact_detection),
@@ -534,7 +588,7 @@ impl Simulation {
         };
         let (mut samples, total, t_end) = (0usize, self.n_steps, o.t_end);
         let mut sink = |s: &Sample| {
-            if samples.is_multiple_of(256) {
+            if samples.is_multiple_of(PROGRESS_EVERY) {
                 observer.progress(((s.t / t_end) * total as f64) as usize, total);
             }
             samples += 1;
@@ -606,7 +660,7 @@ impl Simulation {
             episodes.advance(&state);
             observer.sample(&state).map_err(output(state.t))?;
             steps += 1;
-            if k.is_multiple_of(256) {
+            if k.is_multiple_of(PROGRESS_EVERY) {
                 observer.progress(k, self.n_steps);
             }
         }
@@ -656,7 +710,7 @@ impl StepObserver for Forward<'_, '_> {
         }
         self.impacts.step(step);
         self.last_t = step.after.t;
-        if step.step_idx.is_multiple_of(256) {
+        if step.step_idx.is_multiple_of(PROGRESS_EVERY) {
             self.observer.progress(step.step_idx, self.total);
         }
         self.observer.sample(step.after)

@@ -119,6 +119,23 @@ fn issue_14_a_q_lost_in_rounding_is_not_excused_by_the_lift() {
     signorini_verification::fuzz::solvers(&data);
 }
 
+/// Found by `cargo xtask fuzz` (target `solvers`, 2026-12-03, after the lift fix): on
+/// M = [[16, 1.7e17], [8e17, -1e-12]], q = (10, -0.0039), which has no solution (enum proves
+/// it), `ipm` returned z = (5.1e-21, 1.9e-10) as `solved`: the merit is 1.9e-11, z_1 is below
+/// t |Cz|_inf and counts as 0 in row 1, and row 2's data |q_2| = 0.0039 is below the 4.5e-3 an
+/// error of t |Cz|_inf moves it by: the row test's documented blind spot (merit.rs, "What the
+/// test cannot see"). Both statements hold at their own standard; the harness now accepts the
+/// pair only inside that blind spot, and this reproducer checks that it is one.
+#[test]
+fn issue_14_a_proof_of_none_beside_a_solution_in_the_blind_spot() {
+    let file = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/fuzz_solvers_blind_spot.bin");
+    let data = std::fs::read(file).expect("reproducer");
+    let lcp = signorini_verification::fuzz::decode_problem(&data).expect("a problem");
+    let m = lcp.dense_rows();
+    assert!(m[1][0] > 1e17 && m[0][1] > 1e17 && lcp.q()[1].abs() < 1e-2, "the reproducer: {m:?}");
+    signorini_verification::fuzz::solvers(&data);
+}
+
 /// Found by `cargo xtask fuzz` (target `solvers`, 2026-12-03): `sgs` diverged on
 /// M = [[1.18, -75], [-1, 1e-12]], q = (0, -0.0039) and returned z = [NaN, NaN], which the
 /// driver's projection onto z >= 0 let through (NaN < 0 is false). Non-finite entries are now

@@ -248,6 +248,31 @@ impl<'a> SolveContext<'a> {
             && worst_row(lcp, z, w, row_tolerance(self.tol, lcp.n())).is_none_or(|r| r.holds())
     }
 
+    /// The stopping ladder every iterative solver runs before a step, in one place: `solved`
+    /// when z passes [`SolveContext::converged`], `numerical_failure` on a non-finite
+    /// residual, `max_iterations` once `iterations` reached the limit, `time_limit` once the
+    /// clock passed it; `None` to go on.
+    pub fn stop(
+        &self,
+        lcp: &Lcp,
+        z: &[f64],
+        w: &[f64],
+        residual: f64,
+        iterations: usize,
+    ) -> Option<Status> {
+        if self.converged(lcp, z, w, residual) {
+            Some(Status::Solved)
+        } else if !residual.is_finite() {
+            Some(Status::NumericalFailure)
+        } else if iterations >= self.max_iter {
+            Some(Status::MaxIterations)
+        } else if self.time_exceeded() {
+            Some(Status::TimeLimit)
+        } else {
+            None
+        }
+    }
+
     /// y = M x, counted.
     pub fn mul_vec(&mut self, lcp: &Lcp, x: &[f64], y: &mut [f64]) {
         self.matvecs += 1;

@@ -148,17 +148,8 @@ impl Ipm {
             if iterations > 0 {
                 ctx.record(lcp, iterations, residual, &z);
             }
-            if ctx.converged(lcp, &z, &w_true, residual) {
-                return Ok(Outcome::new(z, Status::Solved, iterations));
-            }
-            if !residual.is_finite() {
-                return Ok(Outcome::new(z, Status::NumericalFailure, iterations));
-            }
-            if iterations >= ctx.max_iter {
-                return Ok(Outcome::new(z, Status::MaxIterations, iterations));
-            }
-            if ctx.time_exceeded() {
-                return Ok(Outcome::new(z, Status::TimeLimit, iterations));
+            if let Some(status) = ctx.stop(lcp, &z, &w_true, residual, iterations) {
+                return Ok(Outcome::new(z, status, iterations));
             }
             if norm2(&z) > 1e12 * z_scale || tiny_steps >= 10 {
                 return Ok(Outcome::new(z, Status::Stalled, iterations));

@@ -293,17 +293,8 @@ impl NewtonMin {
         let mut iterations = 0;
         loop {
             let residual = min_map_norm(&z, &w) / scale;
-            if ctx.converged(lcp, &z, &w, residual) {
-                return Ok(Outcome::new(z, Status::Solved, iterations));
-            }
-            if !residual.is_finite() {
-                return Ok(Outcome::new(z, Status::NumericalFailure, iterations));
-            }
-            if iterations >= ctx.max_iter {
-                return Ok(Outcome::new(z, Status::MaxIterations, iterations));
-            }
-            if ctx.time_exceeded() {
-                return Ok(Outcome::new(z, Status::TimeLimit, iterations));
+            if let Some(status) = ctx.stop(lcp, &z, &w, residual, iterations) {
+                return Ok(Outcome::new(z, status, iterations));
             }
             iterations += 1;
             let theta = 0.5 * (residual * scale).powi(2);

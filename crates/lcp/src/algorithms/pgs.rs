@@ -194,7 +194,11 @@ mod tests {
             .expect("valid");
         let opts = SolveOptions { max_iter: Some(5000), ..Default::default() };
         let sol = Pgs::default().solve(&lcp, &opts, None).expect("runs");
-        assert_ne!(sol.status, Status::Solved);
+        // The sweep loop itself sees the divergence (the driver alone would only say "not
+        // solved" at the iteration limit): it stops early and says why.
+        assert_eq!(sol.status, Status::NumericalFailure, "{:?}", sol.note);
+        assert!(sol.iterations < 5000, "stopped at {}", sol.iterations);
+        assert!(sol.note.as_deref().is_some_and(|n| n.contains("non-finite")), "{:?}", sol.note);
     }
 
     #[test]

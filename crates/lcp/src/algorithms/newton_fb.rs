@@ -83,6 +83,21 @@ pub(crate) fn psi(z: &[f64], w: &[f64]) -> f64 {
     0.5 * z.iter().zip(w).map(|(&a, &b)| fb(a, b).powi(2)).sum::<f64>()
 }
 
+/// The end of a run at a stationary point of the merit: `solved` when z passes the driver's
+/// test after all, else `stalled`.
+pub(crate) fn stationary(
+    lcp: &Lcp,
+    ctx: &SolveContext<'_>,
+    z: Vec<f64>,
+    w: &[f64],
+    scale: f64,
+    iterations: usize,
+) -> Outcome {
+    let residual = min_map_norm(&z, w) / scale;
+    let status = if ctx.converged(lcp, &z, w, residual) { Status::Solved } else { Status::Stalled };
+    Outcome::new(z, status, iterations)
+}
+
 /// How one globalised Fischer–Burmeister step ended.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum FbStep {
@@ -298,13 +313,7 @@ impl NewtonFb {
             let step = work.step(lcp, &self.params, &mut z, &mut w, ctx);
             ctx.record(lcp, iterations, (2.0 * psi(&z, &w)).sqrt(), &z);
             if step == FbStep::Stationary {
-                let residual = min_map_norm(&z, &w) / scale;
-                let status = if ctx.converged(lcp, &z, &w, residual) {
-                    Status::Solved
-                } else {
-                    Status::Stalled
-                };
-                return Ok(Outcome::new(z, status, iterations));
+                return Ok(stationary(lcp, ctx, z, &w, scale, iterations));
             }
         }
     }

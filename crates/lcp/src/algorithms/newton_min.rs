@@ -32,7 +32,7 @@
 //! Warm start: the given z is the starting point; cold start z = 0. History measure:
 //! ||min(z, w)||_2 (not normalised) after the step.
 
-use crate::algorithms::newton_fb::{FbStep, FbWork, NewtonFbParams};
+use crate::algorithms::newton_fb::{stationary, FbStep, FbWork, NewtonFbParams};
 use crate::linalg::jacobian_system::{
     JacobianSystem, KrylovSettings, LinearSolver, PrincipalCholesky,
 };
@@ -319,13 +319,7 @@ impl NewtonMin {
             let step = fbw.step(lcp, &fb_params, &mut z, &mut w, ctx);
             ctx.record(lcp, iterations, min_map_norm(&z, &w), &z);
             if step == FbStep::Stationary {
-                let residual = min_map_norm(&z, &w) / scale;
-                let status = if ctx.converged(lcp, &z, &w, residual) {
-                    Status::Solved
-                } else {
-                    Status::Stalled
-                };
-                return Ok(Outcome::new(z, status, iterations));
+                return Ok(stationary(lcp, ctx, z, &w, scale, iterations));
             }
         }
     }

@@ -100,7 +100,18 @@ pub(crate) fn gib_to_bytes(name: &str, gib: f64) -> PyResult<u64> {
     }
 }
 
-/// The module `signorini`.
+/// Panics inside [`guarded`] with `message`: the test suite's check that a panic becomes
+/// `RuntimeError` (not part of the documented API).
+#[pyfunction]
+fn _panic(py: Python<'_>, message: String) -> PyResult<()> {
+    guarded(py, move || -> Result<(), String> { panic!("{message}") })
+}
+
+/// signorini: solvers for unilateral contact mechanics (Rust, via PyO3).
+///
+/// Every LCP solution carries one solver-independent merit recomputed from the returned z:
+/// residual = ||min(z, w)||_2 / ||q||_2 with w = M z + q. Negative answers carry a checked
+/// certificate. Functions: solve, read, write, solvers, contact, fc_solve, fc_read, simulate.
 #[pymodule]
 #[pyo3(name = "signorini")]
 fn signorini_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
@@ -115,5 +126,6 @@ fn signorini_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(fc::fc_solve, m)?)?;
     m.add_function(wrap_pyfunction!(fc::fc_read, m)?)?;
     m.add_function(wrap_pyfunction!(simulate::simulate, m)?)?;
+    m.add_function(wrap_pyfunction!(_panic, m)?)?;
     Ok(())
 }

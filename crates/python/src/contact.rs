@@ -42,9 +42,7 @@ impl SceneInput {
     pub(crate) fn load(&self) -> Result<Scene, String> {
         match self {
             SceneInput::Path(path) => Scene::from_path(path).map_err(|e| scene_error(path, &e)),
-            SceneInput::Json(text) => {
-                Scene::from_json_str(text).map_err(|e| format!("scene: {e}"))
-            }
+            SceneInput::Json(text) => Scene::from_json_str(text).map_err(|e| format!("scene: {e}")),
         }
     }
 
@@ -101,7 +99,8 @@ pub(crate) fn contact<'py>(
         let solution = solver
             .solve(&problem.lcp, &SolveOptions::default(), None)
             .map_err(|e| format!("{shown}: {}", solve_error(e)))?;
-        let report = ContactReport::new(&problem, &solution).map_err(|e| format!("{shown}: {e}"))?;
+        let report =
+            ContactReport::new(&problem, &solution).map_err(|e| format!("{shown}: {e}"))?;
         Ok((problem, report))
     })?;
     let d = PyDict::new(py);

@@ -271,10 +271,7 @@ fn describe<'py>(
 /// `parameters` (`[{"key", "default", "doc"}]`). `problem` selects one kind.
 #[pyfunction]
 #[pyo3(signature = (problem = None))]
-pub(crate) fn solvers<'py>(
-    py: Python<'py>,
-    problem: Option<&str>,
-) -> PyResult<Bound<'py, PyList>> {
+pub(crate) fn solvers<'py>(py: Python<'py>, problem: Option<&str>) -> PyResult<Bound<'py, PyList>> {
     let (lcp, fc) = match problem {
         None => (true, true),
         Some("lcp") => (true, false),

@@ -4,7 +4,7 @@
 //! with numpy arrays and scipy.sparse matrices in and out.
 //!
 //! Every entry point converts its arguments while it holds the GIL, releases the GIL for the
-//! work ([`Python::detach`]), and runs that work under [`guarded`], so that a panic becomes a
+//! work (`Python::detach`), and runs that work under `guarded`, so that a panic becomes a
 //! Python `RuntimeError` instead of crossing the boundary. Bad arguments raise `ValueError`
 //! with the one-line message the command-line tool prints for the same mistake.
 //!

@@ -55,7 +55,9 @@ fn num(x: f64) -> String {
 /// One line for a simulation error, with the options named as keyword arguments.
 fn simulation_error(file: &str, t_end: f64, step: f64, e: SimulationError) -> String {
     match e {
-        SimulationError::Option { option, value, reason } => format!("{option} = {value}: {reason}"),
+        SimulationError::Option { option, value, reason } => {
+            format!("{option} = {value}: {reason}")
+        }
         SimulationError::TooManySteps { steps, max_steps } => format!(
             "t_end {} / step {} = {steps:.3e} steps, more than max_steps {max_steps}: use a \
              longer step or a shorter t_end, or raise max_steps",
@@ -103,9 +105,8 @@ pub(crate) fn simulate<'py>(
     candidate_distance: Option<f64>,
     warm_start: bool,
 ) -> PyResult<Bound<'py, PyDict>> {
-    let scheme: Scheme = scheme
-        .parse()
-        .map_err(|e| value_error(format!("scheme {}: {e}", scheme.trim())))?;
+    let scheme: Scheme =
+        scheme.parse().map_err(|e| value_error(format!("scheme {}: {e}", scheme.trim())))?;
     let mut o = SimulationOptions::new(scheme, t_end);
     o.step = step;
     o.theta = theta;
@@ -125,8 +126,8 @@ pub(crate) fn simulate<'py>(
     let (names, values, outcome) = guarded(py, move || {
         let file = scene.shown();
         let scene = scene.load()?;
-        let sim = Simulation::new(scene, o)
-            .map_err(|e| simulation_error(&file, t_end, step_shown, e))?;
+        let sim =
+            Simulation::new(scene, o).map_err(|e| simulation_error(&file, t_end, step_shown, e))?;
         let solver = build_solver(&spec)?;
         let mut columns = Columns { sim: &sim, names: Vec::new(), values: Vec::new() };
         let outcome = sim

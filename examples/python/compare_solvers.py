@@ -53,8 +53,10 @@ def svg(rows, path, title):
            f'font-family="sans-serif" font-size="13">',
            f'<rect width="{width}" height="{height}" fill="white"/>',
            f'<text x="{width / 2}" y="24" text-anchor="middle" font-size="15">{title}</text>']
-    panels = [("residual ||min(z, w)|| / ||b|| (log10)", "residual", 60),
-              ("solve time (ms)", "seconds", 90 + 30 * len(rows))]
+    panels = [
+        ("residual ||min(z, w)|| / ||b|| (bar: -log10, longer is smaller)", "residual", 60),
+        ("solve time (ms)", "seconds", 90 + 30 * len(rows)),
+    ]
     for label, key, top in panels:
         values = [r[key] for r in rows]
         if key == "residual":

@@ -51,6 +51,14 @@ impl MatrixInput {
     }
 }
 
+/// A shape as Python writes it: `(4,)`, `(2, 3)`.
+fn shape(dims: &[usize]) -> String {
+    match dims {
+        [one] => format!("({one},)"),
+        _ => format!("({})", dims.iter().map(usize::to_string).collect::<Vec<_>>().join(", ")),
+    }
+}
+
 /// `numpy.ascontiguousarray(obj, dtype)`.
 fn contiguous<'py>(obj: &Bound<'py, PyAny>, dtype: &str) -> PyResult<Bound<'py, PyAny>> {
     let np = obj.py().import("numpy")?;
@@ -69,8 +77,8 @@ pub(crate) fn vector(name: &str, obj: &Bound<'_, PyAny>) -> PyResult<Vec<f64>> {
     let ro: PyReadonlyArrayDyn<'_, f64> = arr.extract()?;
     if ro.ndim() != 1 {
         return Err(value_error(format!(
-            "{name} must be a 1-D array; got an array of shape {:?}",
-            ro.shape()
+            "{name} must be a 1-D array; got an array of shape {}",
+            shape(ro.shape())
         )));
     }
     Ok(ro.as_slice().map_err(|e| value_error(format!("{name}: {e}")))?.to_vec())
@@ -112,8 +120,8 @@ pub(crate) fn matrix(name: &str, obj: &Bound<'_, PyAny>) -> PyResult<MatrixInput
     let ro: PyReadonlyArrayDyn<'_, f64> = arr.extract()?;
     if ro.ndim() != 2 {
         return Err(value_error(format!(
-            "{name} must be a 2-D array or a scipy.sparse matrix; got an array of shape {:?}",
-            ro.shape()
+            "{name} must be a 2-D array or a scipy.sparse matrix; got an array of shape {}",
+            shape(ro.shape())
         )));
     }
     let (rows, cols) = (ro.shape()[0], ro.shape()[1]);

@@ -184,9 +184,10 @@ def test_enumeration_certificate():
         ((np.ones((2, 3)), [1.0, 1.0]), {}, "M is 2x3, it must be square"),
         ((sp.csr_matrix(np.ones((2, 3))), [1.0, 1.0]), {}, "M is 2x3, it must be square"),
         ((np.eye(2), [1.0, 1.0, 1.0]), {}, "q has 3 entries but M is 2x2"),
-        ((np.ones(4), [1.0]), {}, "M must be a 2-D array"),
-        ((np.ones((2, 2, 2)), [1.0, 1.0]), {}, "M must be a 2-D array"),
-        ((np.eye(2), np.ones((2, 1))), {}, "q must be a 1-D array"),
+        ((np.ones(4), [1.0]), {}, "M must be a 2-D array or a scipy.sparse matrix; got an "
+         "array of shape (4,)"),
+        ((np.ones((2, 2, 2)), [1.0, 1.0]), {}, "got an array of shape (2, 2, 2)"),
+        ((np.eye(2), np.ones((2, 1))), {}, "q must be a 1-D array; got an array of shape (2, 1)"),
         ((np.eye(2), [1.0, 1.0]), {"solver": "nope"}, "unknown solver `nope`; valid solvers:"),
         ((np.eye(2), [1.0, 1.0]), {"solver": "pgs:omeg=1"}, "has no parameter `omeg`"),
         ((np.eye(2), [1.0, 1.0]), {"solver": "pgs:omega=x"}, "omega = `x`"),

@@ -89,7 +89,7 @@ class FcSolution:
     note: Optional[str]
 
 def solve(
-    m: _Matrix,
+    M: _Matrix,
     q: _Vector,
     solver: str = "auto",
     tol: Optional[float] = None,
@@ -114,7 +114,7 @@ def read(
     """Reads ``(M, q)`` from a ``.json``, ``.dat``, ``.mtx`` (or a folder of ``M.mtx`` +
     ``q.mtx``) or FCLIB ``.hdf5`` file; M is dense or a ``csr_matrix`` as the file stores it."""
 
-def write(path: _Path, m: _Matrix, q: _Vector, format: Optional[str] = None) -> None:
+def write(path: _Path, M: _Matrix, q: _Vector, format: Optional[str] = None) -> None:
     """Writes LCP(M, q) as ``.json``, ``.dat`` or ``.mtx`` (by extension, or ``format``)."""
 
 class ParameterDoc(TypedDict):
@@ -145,7 +145,7 @@ def contact(
     ``normal_accelerations``, ``normal_velocities``."""
 
 def fc_solve(
-    w: _Matrix,
+    W: _Matrix,
     q: _Vector,
     mu: _Vector,
     dimension: int = 3,

@@ -64,11 +64,11 @@ impl FcSolution {
 /// `"admm"`, `"apgd-ccp"`, `"lcp:k=8"`; `signorini.solvers("fc")` lists them). The GIL is
 /// released during the solve.
 #[pyfunction]
-#[pyo3(signature = (w, q, mu, dimension = 3, solver = DEFAULT_FC_SOLVER, tol = None, max_iter = None, time_limit = None, warm_start = None))]
-#[allow(clippy::too_many_arguments)]
+#[pyo3(signature = (W, q, mu, dimension = 3, solver = DEFAULT_FC_SOLVER, tol = None, max_iter = None, time_limit = None, warm_start = None))]
+#[allow(clippy::too_many_arguments, non_snake_case)]
 pub(crate) fn fc_solve(
     py: Python<'_>,
-    w: &Bound<'_, PyAny>,
+    W: &Bound<'_, PyAny>,
     q: &Bound<'_, PyAny>,
     mu: &Bound<'_, PyAny>,
     dimension: i64,
@@ -89,7 +89,7 @@ pub(crate) fn fc_solve(
         .map_err(|e| value_error(e.to_string()))?;
     let dimension = usize::try_from(dimension)
         .map_err(|_| value_error(format!("dimension = {dimension}: must be 2 or 3")))?;
-    let w = arrays::matrix("W", w)?;
+    let w = arrays::matrix("W", W)?;
     let q = arrays::vector("q", q)?;
     let mu = arrays::vector("mu", mu)?;
     let warm = warm_start.map(|r| arrays::vector("warm_start", r)).transpose()?;

@@ -128,11 +128,11 @@ fn certificate<'py>(py: Python<'py>, c: Certificate) -> PyResult<Bound<'py, PyAn
 /// during the solve. The status is judged by the driver on the merit recomputed from z:
 /// `residual = ||min(z, w)||_2 / ||q||_2` at most `tol`, and every row within its own scale.
 #[pyfunction]
-#[pyo3(signature = (m, q, solver = DEFAULT_SOLVER, tol = None, max_iter = None, time_limit = None, warm_start = None, memory_limit = None))]
-#[allow(clippy::too_many_arguments)]
+#[pyo3(signature = (M, q, solver = DEFAULT_SOLVER, tol = None, max_iter = None, time_limit = None, warm_start = None, memory_limit = None))]
+#[allow(clippy::too_many_arguments, non_snake_case)]
 pub(crate) fn solve(
     py: Python<'_>,
-    m: &Bound<'_, PyAny>,
+    M: &Bound<'_, PyAny>,
     q: &Bound<'_, PyAny>,
     solver: &str,
     tol: Option<f64>,
@@ -149,7 +149,7 @@ pub(crate) fn solve(
         memory_budget: memory_limit.map(|g| gib_to_bytes("memory_limit", g)).transpose()?,
     };
     options.validate().map_err(|e| value_error(e.to_string()))?;
-    let m = arrays::matrix("M", m)?;
+    let m = arrays::matrix("M", M)?;
     let q = arrays::vector("q", q)?;
     let warm = warm_start.map(|w| arrays::vector("warm_start", w)).transpose()?;
     let spec = solver.to_string();
@@ -223,16 +223,17 @@ pub(crate) fn read<'py>(
 /// a folder for `M.mtx` + `q.mtx`), or `format`. A sparse M is written sparse. FCLIB is
 /// read-only.
 #[pyfunction]
-#[pyo3(signature = (path, m, q, format = None))]
+#[pyo3(signature = (path, M, q, format = None))]
+#[allow(non_snake_case)]
 pub(crate) fn write(
     py: Python<'_>,
     path: PathBuf,
-    m: &Bound<'_, PyAny>,
+    M: &Bound<'_, PyAny>,
     q: &Bound<'_, PyAny>,
     format: Option<&str>,
 ) -> PyResult<()> {
     let format = self::format(format)?;
-    let m = arrays::matrix("M", m)?;
+    let m = arrays::matrix("M", M)?;
     let q = arrays::vector("q", q)?;
     guarded(py, move || {
         let lcp = m.into_lcp(q)?;

@@ -90,6 +90,8 @@ def test_warm_start_and_list_input():
     q = [-5.0, -6.0]
     sol = signorini.solve(M, q, solver="pgs", warm_start=[4 / 3, 7 / 3])
     check_solution(np.array(M), np.array(q), sol)
+    by_name = signorini.solve(M=np.array(M), q=np.array(q), solver="lemke")
+    np.testing.assert_allclose(by_name.z, [4 / 3, 7 / 3], rtol=1e-12)
 
 
 @pytest.mark.parametrize("fmt", ["csr", "csc", "coo"])

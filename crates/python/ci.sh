@@ -17,6 +17,8 @@ tmp="$(mktemp -d)"
 trap 'rm -rf "$tmp"' EXIT
 start=$(date +%s)
 "$python" -m venv "$tmp/venv"
+# The maturin backend runs the `maturin` executable of the environment (--no-build-isolation).
+export PATH="$tmp/venv/bin:$PATH"
 "$tmp/venv/bin/pip" install --quiet --disable-pip-version-check maturin pytest numpy scipy
 MATURIN_PEP517_ARGS="--profile dev" "$tmp/venv/bin/pip" install --quiet \
     --disable-pip-version-check --no-build-isolation "$here"

@@ -417,3 +417,19 @@ def test_simulate_errors():
         signorini.simulate(SCENES / "bouncing-ball.toml", t_end=-1.0)
     with pytest.raises(ValueError, match="max_steps"):
         signorini.simulate(SCENES / "bouncing-ball.toml", t_end=1.0, step=1e-6, max_steps=10)
+
+
+# ---------------------------------------------------------------- example
+
+
+def test_compare_solvers_example(tmp_path):
+    script = ROOT / "examples" / "python" / "compare_solvers.py"
+    subprocess.run(
+        [sys.executable, str(script), "--columns", "5", "--layers", "3", "--out", str(tmp_path)],
+        check=True, capture_output=True, text=True,
+    )
+    lines = (tmp_path / "compare_solvers.csv").read_text().splitlines()
+    assert lines[0].startswith("solver,status,residual")
+    assert len(lines) == 4 and all(",solved," in line for line in lines[1:])
+    svg = (tmp_path / "compare_solvers.svg").read_text()
+    assert svg.startswith("<svg") and svg.rstrip().endswith("</svg>")

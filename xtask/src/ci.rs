@@ -1,5 +1,6 @@
 //! `cargo xtask ci`: the checks `.ci/run` makes, as child processes, stopping at the first
-//! failure: fmt, clippy, doc, unused dependencies, tests, quick verification.
+//! failure: fmt, clippy, doc, unused dependencies, tests, quick verification, and the Python
+//! package (`crates/python/ci.sh`: a fresh virtual environment, maturin, pytest).
 
 use std::process::{Command, ExitCode, Stdio};
 
@@ -44,6 +45,16 @@ pub fn main() -> Result<ExitCode, String> {
                 eprintln!("xtask ci: cargo machete not installed (cargo install cargo-machete); the tidy test covered unused dependencies");
             }
         }
+    }
+    eprintln!("xtask ci: python: bash crates/python/ci.sh");
+    let python = Command::new("bash")
+        .arg("crates/python/ci.sh")
+        .current_dir(&root)
+        .status()
+        .map_err(|e| format!("ci: cannot start `bash`: {e}"))?;
+    if !python.success() {
+        eprintln!("xtask ci: step `python` failed");
+        return Ok(ExitCode::from(1));
     }
     eprintln!("xtask ci: all steps passed");
     Ok(ExitCode::SUCCESS)

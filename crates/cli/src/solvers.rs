@@ -60,7 +60,12 @@ fn describe(entries: &[Listed]) -> Value {
             .map(|(name, summary, keys)| {
                 let params: Vec<Value> = keys
                     .iter()
-                    .map(|k| json!({ "key": k.key, "default": k.default, "doc": k.doc }))
+                    .map(|k| {
+                        json!({
+                            "key": k.key, "default": k.default, "kind": k.kind,
+                            "range": k.range, "doc": k.doc
+                        })
+                    })
                     .collect();
                 json!({ "name": name, "summary": summary, "parameters": params })
             })
@@ -73,7 +78,12 @@ fn text(entries: &[Listed], fc: bool) -> String {
     for (name, summary, keys) in entries {
         let _ = writeln!(s, "{name}\n    {summary}");
         for k in keys.iter() {
-            let _ = writeln!(s, "    {}={}  {}", k.key, k.default, k.doc);
+            let range = if k.range.is_empty() {
+                k.kind.clone()
+            } else {
+                format!("{}, {}", k.kind, k.range)
+            };
+            let _ = writeln!(s, "    {}={}  {} ({range})", k.key, k.default, k.doc);
         }
         s.push('\n');
     }
@@ -86,6 +96,9 @@ fn text(entries: &[Listed], fc: bool) -> String {
         let _ = writeln!(
             s,
             "Select one with --solver NAME[:key=value,...], e.g. --solver pgs:omega=1.3,max_iter=500.\n\
+             Every solver also takes the common keys tol (0 < tol <= 1e-2), max_iter (>= 1) and\n\
+             time_limit (seconds); a spec string's value wins over --tol, --max-iter, --time-limit,\n\
+             and giving both with different values is refused.\n\
              Frictional-contact solvers (signorini fc): signorini solvers --fc."
         );
     }

@@ -4,6 +4,7 @@
 pub mod admm;
 pub mod apgd_ccp;
 pub mod auto;
+pub mod fixed_point;
 pub mod ipm_ccp;
 pub mod lcp_route;
 pub mod newton_ac;
@@ -25,6 +26,7 @@ pub fn register_all(r: &mut FcRegistry) {
     apgd_ccp::register(r);
     admm::register(r);
     ipm_ccp::register(r);
+    fixed_point::register(r);
     lcp_route::register(r);
     auto::register(r);
 }

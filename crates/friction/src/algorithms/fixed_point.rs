@@ -1,0 +1,210 @@
+//! `fixed-point`: the Tresca / Panagiotopoulos fixed point on the friction threshold
+//! (Panagiotopoulos 1975, "A nonlinear programming approach to the unilateral contact- and
+//! friction-boundary value problem in the theory of elasticity", Ing.-Arch. 44; Haslinger,
+//! Hlaváček, Nečas 1996, *Numerical methods for unilateral problems in solid mechanics*, §9;
+//! Acary, Cadoux, Lemaréchal, Malick 2011, §2; Siconos `fc3d_TrescaFixedPoint`).
+//!
+//! Outer iteration k: the thresholds s_i = mu_i r_N,i^k are frozen, and the Tresca problem —
+//! r_N >= 0 complementary to u_N, |r_T| <= s_i with maximal dissipation — is solved
+//! approximately by `inner_sweeps` Gauss–Seidel sweeps over the contacts. Each contact's local
+//! Tresca problem is the convex QP min ½ r'W_ii r + b'r over {r_N >= 0, |r_T| <= s_i} (b: q_i and
+//! the other contacts' reactions), solved by `local_iter` projected-gradient steps of length
+//! 1/L_i (L_i the largest absolute row sum of W_ii, which bounds its largest eigenvalue). At a
+//! fixed point s_i = mu_i r_N,i, so the Tresca solution is a Coulomb solution; the iteration
+//! converges for small mu (a contraction argument), with no guarantee otherwise. The driver
+//! judges every result by the true Coulomb error, computed here after each outer iteration on
+//! the iterate projected onto the Coulomb cones (which is what is returned).
+//! Warm start: the given r, projected onto the cones; it also gives the first thresholds.
+
+use signorini_lcp::{SolveError, SolverParams, Status};
+
+use super::Rows;
+use crate::cone::{project, tangential_norm};
+use crate::local::M3;
+use crate::merit::error;
+use crate::registry::FcRegistry;
+use crate::solver::{FcContext, FcOutcome, FcSolver};
+use crate::FcProblem;
+
+signorini_lcp::solver_params! {
+    /// Parameters of `fixed-point`.
+    pub struct FixedPointParams for "fixed-point" {
+        /// Gauss-Seidel sweeps of the inner Tresca solver per outer iteration
+        inner_sweeps: usize = 20, valid if |v| v >= 1 => ">= 1";
+        /// projected-gradient steps of each contact's local Tresca problem per sweep
+        local_iter: usize = 10, valid if |v| v >= 1 => ">= 1";
+    }
+}
+
+/// The `fixed-point` solver.
+#[derive(Debug, Clone, Default)]
+pub struct FixedPoint {
+    /// Its parameters.
+    pub params: FixedPointParams,
+}
+
+/// Registers `fixed-point`.
+pub fn register(r: &mut FcRegistry) {
+    r.register_params::<FixedPointParams>(
+        "Tresca/Panagiotopoulos fixed point on the friction threshold, Gauss-Seidel inner solver (Haslinger et al. 1996; Siconos TrescaFixedPoint)",
+        |pairs| Ok(Box::new(FixedPoint { params: FixedPointParams::from_pairs(pairs)? })),
+    );
+}
+
+/// Projects one block onto the Tresca set {r_N >= 0, |r_T| <= s}.
+fn project_tresca(r: &mut [f64], s: f64) {
+    r[0] = r[0].max(0.0);
+    let nt = tangential_norm(r);
+    if nt > s {
+        let scale = if nt > 0.0 { s / nt } else { 0.0 };
+        r[1..].iter_mut().for_each(|v| *v *= scale);
+    }
+}
+
+/// One Gauss–Seidel sweep of the Tresca problem with thresholds `s`.
+fn tresca_sweep(
+    problem: &FcProblem,
+    rows: &Rows<'_>,
+    blocks: &[M3],
+    s: &[f64],
+    local_iter: usize,
+    r: &mut [f64],
+) {
+    let d = problem.dimension();
+    let q = problem.q();
+    for (i, wii) in blocks.iter().enumerate() {
+        let mut x = [0.0; 3];
+        x[..d].copy_from_slice(&r[d * i..d * (i + 1)]);
+        let mut b = [0.0; 3];
+        for k in 0..d {
+            let row = d * i + k;
+            let own: f64 = (0..d).map(|l| wii[k][l] * x[l]).sum();
+            b[k] = q[row] + rows.dot(row, r) - own;
+        }
+        let lip = (0..d).map(|k| (0..d).map(|l| wii[k][l].abs()).sum::<f64>()).fold(0.0, f64::max);
+        if !(lip > 0.0 && lip.is_finite()) {
+            continue;
+        }
+        for _ in 0..local_iter {
+            let mut g = [0.0; 3];
+            for k in 0..d {
+                g[k] = b[k] + (0..d).map(|l| wii[k][l] * x[l]).sum::<f64>();
+            }
+            for k in 0..d {
+                x[k] -= g[k] / lip;
+            }
+            project_tresca(&mut x[..d], s[i]);
+        }
+        r[d * i..d * (i + 1)].copy_from_slice(&x[..d]);
+    }
+}
+
+impl FcSolver for FixedPoint {
+    fn name(&self) -> String {
+        self.params.spec()
+    }
+    fn validate(&self) -> Result<(), SolveError> {
+        Ok(self.params.validate()?)
+    }
+
+    fn default_max_iter(&self, _: &FcProblem) -> usize {
+        200
+    }
+
+    fn run(&self, problem: &FcProblem, ctx: &mut FcContext<'_>) -> Result<FcOutcome, SolveError> {
+        let p = &self.params;
+        let d = problem.dimension();
+        let nc = problem.n_contacts();
+        let rows = Rows::new(problem);
+        let blocks: Vec<M3> = (0..nc).map(|i| problem.diagonal_block(i)).collect();
+        let mut r = ctx.initial_r(problem.n());
+        for (b, &mu) in r.chunks_exact_mut(d).zip(problem.mu()) {
+            project(b, mu);
+        }
+        let mut s = vec![0.0; nc];
+        for it in 1..=ctx.max_iter {
+            if ctx.time_exceeded() {
+                return Ok(FcOutcome::new(r, Status::TimeLimit, it - 1));
+            }
+            for (i, si) in s.iter_mut().enumerate() {
+                *si = problem.mu()[i] * r[d * i].max(0.0);
+            }
+            let before = r.clone();
+            for _ in 0..p.inner_sweeps {
+                tresca_sweep(problem, &rows, &blocks, &s, p.local_iter, &mut r);
+            }
+            if r.iter().any(|v| !v.is_finite()) {
+                let mut o = FcOutcome::new(before, Status::NumericalFailure, it);
+                o.note = Some(format!("a reaction became non-finite in outer iteration {it}"));
+                return Ok(o);
+            }
+            let change = r.iter().zip(&before).fold(0.0f64, |m, (a, b)| m.max((a - b).abs()));
+            let size = r.iter().fold(0.0f64, |m, a| m.max(a.abs()));
+            let measure = if size > 0.0 { change / size } else { change };
+            ctx.record(problem, it, measure, &r);
+            // The Tresca iterate satisfies |r_T| <= mu r_N of the previous thresholds, not
+            // always of its own r_N: it is judged, and returned, projected onto the cones.
+            let mut on_cones = r.clone();
+            for (b, &mu) in on_cones.chunks_exact_mut(d).zip(problem.mu()) {
+                project(b, mu);
+            }
+            if error(problem, &on_cones) <= ctx.tol {
+                return Ok(FcOutcome::new(on_cones, Status::Solved, it));
+            }
+            if change == 0.0 {
+                let mut o = FcOutcome::new(r, Status::Stalled, it);
+                o.note = Some(format!(
+                    "outer iteration {it}: the thresholds no longer change the reactions but the \
+                     Coulomb error exceeds tol {:.1e}",
+                    ctx.tol
+                ));
+                return Ok(o);
+            }
+        }
+        Ok(FcOutcome::new(r, Status::MaxIterations, ctx.max_iter))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::registry::fc_solver_from_spec;
+    use signorini_lcp::SolveOptions;
+
+    #[test]
+    fn tresca_projection_clips_the_tangential_part_and_the_normal_sign() {
+        let mut r = [1.0, 3.0, 4.0];
+        project_tresca(&mut r, 2.5);
+        assert!((r[1] - 1.5).abs() < 1e-15 && (r[2] - 2.0).abs() < 1e-15 && r[0] == 1.0);
+        let mut r = [-1.0, 0.1];
+        project_tresca(&mut r, 0.0);
+        assert_eq!(r, [0.0, 0.0]);
+    }
+
+    #[test]
+    fn solves_a_sticking_and_a_sliding_contact() {
+        // One 3D contact, W = I: pushed down (q_N = -1) with a tangential load q_T.
+        // |q_T| < mu: sticking, r = (1, -q_T); |q_T| > mu: sliding, r_T = -mu q_T / |q_T|.
+        for (qt, mu) in [(0.2, 0.5), (2.0, 0.5)] {
+            let p = FcProblem::from_dense_rows(
+                3,
+                &[vec![1.0, 0.0, 0.0], vec![0.0, 1.0, 0.0], vec![0.0, 0.0, 1.0]],
+                vec![-1.0, qt, 0.0],
+                vec![mu],
+            )
+            .expect("valid");
+            let s = fc_solver_from_spec("fixed-point").expect("registered");
+            let sol = s.solve(&p, &SolveOptions::default(), None).expect("runs");
+            assert_eq!(sol.status, Status::Solved, "q_T = {qt}: {:?}", sol.note);
+            let rt = if qt < mu { -qt } else { -mu };
+            assert!((sol.r[0] - 1.0).abs() < 1e-6 && (sol.r[1] - rt).abs() < 1e-6, "{:?}", sol.r);
+        }
+    }
+
+    #[test]
+    fn parameters_are_checked() {
+        assert!(fc_solver_from_spec("fixed-point:inner_sweeps=0").is_err());
+        let s = fc_solver_from_spec("fixed-point:local_iter=3,tol=1e-9").expect("ok");
+        assert_eq!(s.name(), "fixed-point:local_iter=3,tol=1e-9");
+    }
+}

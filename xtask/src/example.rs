@@ -89,6 +89,13 @@ impl Case for ExternalSolverExample {
         let target = std::env::var_os("CARGO_TARGET_DIR")
             .map_or_else(|| self.root.join("target"), PathBuf::from);
         let out = target.join("verify").join("external-solver-example");
+        // The study writes into `out`, whose parent exists only when the report of this run
+        // went to the same target folder (not with a CARGO_TARGET_DIR elsewhere).
+        if let Some(parent) = out.parent() {
+            if let Err(e) = std::fs::create_dir_all(parent) {
+                return self.fail(format!("cannot create {}: {e}", parent.display()));
+            }
+        }
         let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
         let output = Command::new(cargo)
             .arg("run")

@@ -255,6 +255,65 @@ impl<S: FcSolver> FcSolver for FcPreset<S> {
     }
 }
 
+/// Declares a frictional-contact solver around its [`SolverParams`](signorini_lcp::SolverParams)
+/// (the counterpart of signorini-lcp's `lcp_solver!`): the struct holding the parameters, `new`,
+/// `register` for the [`FcRegistry`](crate::FcRegistry), and the [`FcSolver`] bookkeeping
+/// (canonical name, validation before the run, default iteration limit). The algorithm is the
+/// method named by `run`, `fn(&Self, &FcProblem, &mut FcContext) -> Result<FcOutcome, SolveError>`.
+#[macro_export]
+macro_rules! fc_solver {
+    (
+        $(#[$meta:meta])*
+        $vis:vis struct $solver:ident($params:ty) {
+            summary: $summary:expr,
+            max_iter: $max_iter:expr,
+            run: $run:expr $(,)?
+        }
+    ) => {
+        $(#[$meta])*
+        #[derive(Debug, Clone, Default)]
+        $vis struct $solver {
+            /// Its parameters.
+            pub params: $params,
+        }
+
+        impl $solver {
+            /// Solver with the given parameters.
+            pub fn new(params: $params) -> Self {
+                Self { params }
+            }
+        }
+
+        /// Registers this solver.
+        pub fn register(r: &mut $crate::FcRegistry) {
+            r.register_params::<$params>($summary, |pairs| {
+                Ok(Box::new($solver::new(
+                    <$params as signorini_lcp::SolverParams>::from_pairs(pairs)?,
+                )))
+            });
+        }
+
+        impl $crate::solver::FcSolver for $solver {
+            fn name(&self) -> String {
+                signorini_lcp::SolverParams::spec(&self.params)
+            }
+            fn validate(&self) -> Result<(), signorini_lcp::SolveError> {
+                Ok(signorini_lcp::SolverParams::validate(&self.params)?)
+            }
+            fn default_max_iter(&self, _: &$crate::FcProblem) -> usize {
+                $max_iter
+            }
+            fn run(
+                &self,
+                problem: &$crate::FcProblem,
+                ctx: &mut $crate::solver::FcContext<'_>,
+            ) -> Result<$crate::solver::FcOutcome, signorini_lcp::SolveError> {
+                ($run)(self, problem, ctx)
+            }
+        }
+    };
+}
+
 /// r with every contact block projected onto its cone (non-finite entries become 0).
 pub fn projected(problem: &FcProblem, r: &[f64]) -> Vec<f64> {
     let d = problem.dimension();

@@ -17,13 +17,12 @@
 //! symbolic analysis). The true error of z is evaluated every `check_every` iterations.
 
 use faer::sparse::Triplet;
-use signorini_lcp::{Matrix, SolveError, SolverParams, Status};
+use signorini_lcp::{Matrix, SolveError, Status};
 
 use super::{Factor, LinearSystem, Rows};
 use crate::cone::{project, tangential_norm};
 use crate::merit::error;
-use crate::registry::FcRegistry;
-use crate::solver::{FcContext, FcOutcome, FcSolver};
+use crate::solver::{FcContext, FcOutcome};
 use crate::FcProblem;
 
 signorini_lcp::solver_params! {
@@ -38,19 +37,13 @@ signorini_lcp::solver_params! {
     }
 }
 
-/// The `admm` solver.
-#[derive(Debug, Clone, Default)]
-pub struct Admm {
-    /// Its parameters.
-    pub params: AdmmParams,
-}
-
-/// Registers `admm`.
-pub fn register(r: &mut FcRegistry) {
-    r.register_params::<AdmmParams>(
-        "ADMM on the SOCP with the De Saxce shift updated every iteration, residual balancing (Acary, Cadoux, Lemarechal, Malick 2011; Siconos fc3d_admm)",
-        |pairs| Ok(Box::new(Admm { params: AdmmParams::from_pairs(pairs)? })),
-    );
+crate::fc_solver! {
+    /// The `admm` solver.
+    pub struct Admm(AdmmParams) {
+        summary: "ADMM on the SOCP with the De Saxce shift updated every iteration, residual balancing (Acary, Cadoux, Lemarechal, Malick 2011; Siconos fc3d_admm)",
+        max_iter: 5000,
+        run: Admm::solve_loop,
+    }
 }
 
 /// Triplets of W + rho I (W's stored entries plus the diagonal).
@@ -63,19 +56,12 @@ fn shifted_triplets(rows: &Rows<'_>, n: usize, rho: f64) -> Vec<Triplet<usize, u
     t
 }
 
-impl FcSolver for Admm {
-    fn name(&self) -> String {
-        self.params.spec()
-    }
-    fn validate(&self) -> Result<(), SolveError> {
-        Ok(self.params.validate()?)
-    }
-
-    fn default_max_iter(&self, _: &FcProblem) -> usize {
-        5000
-    }
-
-    fn run(&self, problem: &FcProblem, ctx: &mut FcContext<'_>) -> Result<FcOutcome, SolveError> {
+impl Admm {
+    fn solve_loop(
+        &self,
+        problem: &FcProblem,
+        ctx: &mut FcContext<'_>,
+    ) -> Result<FcOutcome, SolveError> {
         let p = &self.params;
         let n = problem.n();
         let d = problem.dimension();

@@ -13,12 +13,11 @@
 //! 1/L with L estimated by power iteration on W and doubled whenever the quadratic upper bound
 //! fails (backtracking); the true error is evaluated every `check_every` steps.
 
-use signorini_lcp::{SolveError, SolverParams, Status};
+use signorini_lcp::{SolveError, Status};
 
 use crate::cone::{project, tangential_norm};
 use crate::merit::error;
-use crate::registry::FcRegistry;
-use crate::solver::{FcContext, FcOutcome, FcSolver};
+use crate::solver::{FcContext, FcOutcome};
 use crate::FcProblem;
 
 signorini_lcp::solver_params! {
@@ -31,19 +30,13 @@ signorini_lcp::solver_params! {
     }
 }
 
-/// The `apgd-ccp` solver.
-#[derive(Debug, Clone, Default)]
-pub struct ApgdCcp {
-    /// Its parameters.
-    pub params: ApgdCcpParams,
-}
-
-/// Registers `apgd-ccp`.
-pub fn register(r: &mut FcRegistry) {
-    r.register_params::<ApgdCcpParams>(
-        "accelerated projected gradient on the convex cone relaxation, judged by the Coulomb error (Anitescu, Tasora 2010; Mazhar et al. 2015)",
-        |pairs| Ok(Box::new(ApgdCcp { params: ApgdCcpParams::from_pairs(pairs)? })),
-    );
+crate::fc_solver! {
+    /// The `apgd-ccp` solver.
+    pub struct ApgdCcp(ApgdCcpParams) {
+        summary: "accelerated projected gradient on the convex cone relaxation, judged by the Coulomb error (Anitescu, Tasora 2010; Mazhar et al. 2015)",
+        max_iter: 10_000,
+        run: ApgdCcp::solve_loop,
+    }
 }
 
 /// The largest eigenvalue of (symmetric PSD) W by 30 power iterations, floored at tiny.
@@ -92,19 +85,12 @@ impl ApgdCcp {
     }
 }
 
-impl FcSolver for ApgdCcp {
-    fn name(&self) -> String {
-        self.params.spec()
-    }
-    fn validate(&self) -> Result<(), SolveError> {
-        Ok(self.params.validate()?)
-    }
-
-    fn default_max_iter(&self, _: &FcProblem) -> usize {
-        10_000
-    }
-
-    fn run(&self, problem: &FcProblem, ctx: &mut FcContext<'_>) -> Result<FcOutcome, SolveError> {
+impl ApgdCcp {
+    fn solve_loop(
+        &self,
+        problem: &FcProblem,
+        ctx: &mut FcContext<'_>,
+    ) -> Result<FcOutcome, SolveError> {
         let n = problem.n();
         let mut lip = lipschitz_estimate(problem);
         let mut x = ctx.initial_r(n);

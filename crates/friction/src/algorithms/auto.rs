@@ -13,7 +13,7 @@
 //! the caller's `max_iter`, when set, caps every stage. The result is the best r of the stages
 //! by the recomputed error, and the note names the stage and each stage's error.
 
-use signorini_lcp::{SolveError, SolveOptions, SolverParams, Status};
+use signorini_lcp::{SolveError, SolveOptions, Status};
 
 use crate::merit::error;
 use crate::registry::FcRegistry;
@@ -30,35 +30,22 @@ signorini_lcp::solver_params! {
     }
 }
 
-/// The `auto` solver.
-#[derive(Debug, Clone, Default)]
-pub struct Auto {
-    /// Its parameters.
-    pub params: AutoParams,
-}
-
-/// Registers `auto`.
-pub fn register(r: &mut FcRegistry) {
-    r.register_params::<AutoParams>(
-        "newton-ac (nsgs fallback sweeps), then nsgs, then apgd-ccp with the De Saxce shift, each warm-started from the best r so far; first solved wins",
-        |pairs| Ok(Box::new(Auto { params: AutoParams::from_pairs(pairs)? })),
-    );
-}
-
-impl FcSolver for Auto {
-    fn name(&self) -> String {
-        self.params.spec()
-    }
-    fn validate(&self) -> Result<(), SolveError> {
-        Ok(self.params.validate()?)
-    }
-
-    fn default_max_iter(&self, _: &FcProblem) -> usize {
+crate::fc_solver! {
+    /// The `auto` solver.
+    pub struct Auto(AutoParams) {
+        summary: "newton-ac (nsgs fallback sweeps), then nsgs, then apgd-ccp with the De Saxce shift, each warm-started from the best r so far; first solved wins",
         // Each stage has its own; a caller's max_iter caps them all.
-        usize::MAX
+        max_iter: usize::MAX,
+        run: Auto::solve_loop,
     }
+}
 
-    fn run(&self, problem: &FcProblem, ctx: &mut FcContext<'_>) -> Result<FcOutcome, SolveError> {
+impl Auto {
+    fn solve_loop(
+        &self,
+        problem: &FcProblem,
+        ctx: &mut FcContext<'_>,
+    ) -> Result<FcOutcome, SolveError> {
         let registry = FcRegistry::builtin();
         let cap = (ctx.max_iter != usize::MAX).then_some(ctx.max_iter);
         let stages = [

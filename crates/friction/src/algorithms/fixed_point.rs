@@ -16,14 +16,13 @@
 //! the iterate projected onto the Coulomb cones (which is what is returned).
 //! Warm start: the given r, projected onto the cones; it also gives the first thresholds.
 
-use signorini_lcp::{SolveError, SolverParams, Status};
+use signorini_lcp::{SolveError, Status};
 
 use super::Rows;
 use crate::cone::{project, tangential_norm};
 use crate::local::M3;
 use crate::merit::error;
-use crate::registry::FcRegistry;
-use crate::solver::{FcContext, FcOutcome, FcSolver};
+use crate::solver::{FcContext, FcOutcome};
 use crate::FcProblem;
 
 signorini_lcp::solver_params! {
@@ -36,19 +35,13 @@ signorini_lcp::solver_params! {
     }
 }
 
-/// The `fixed-point` solver.
-#[derive(Debug, Clone, Default)]
-pub struct FixedPoint {
-    /// Its parameters.
-    pub params: FixedPointParams,
-}
-
-/// Registers `fixed-point`.
-pub fn register(r: &mut FcRegistry) {
-    r.register_params::<FixedPointParams>(
-        "Tresca/Panagiotopoulos fixed point on the friction threshold, Gauss-Seidel inner solver (Haslinger et al. 1996; Siconos TrescaFixedPoint)",
-        |pairs| Ok(Box::new(FixedPoint { params: FixedPointParams::from_pairs(pairs)? })),
-    );
+crate::fc_solver! {
+    /// The `fixed-point` solver.
+    pub struct FixedPoint(FixedPointParams) {
+        summary: "Tresca/Panagiotopoulos fixed point on the friction threshold, Gauss-Seidel inner solver (Haslinger et al. 1996; Siconos TrescaFixedPoint)",
+        max_iter: 200,
+        run: FixedPoint::solve_loop,
+    }
 }
 
 /// Projects one block onto the Tresca set {r_N >= 0, |r_T| <= s}.
@@ -99,19 +92,12 @@ fn tresca_sweep(
     }
 }
 
-impl FcSolver for FixedPoint {
-    fn name(&self) -> String {
-        self.params.spec()
-    }
-    fn validate(&self) -> Result<(), SolveError> {
-        Ok(self.params.validate()?)
-    }
-
-    fn default_max_iter(&self, _: &FcProblem) -> usize {
-        200
-    }
-
-    fn run(&self, problem: &FcProblem, ctx: &mut FcContext<'_>) -> Result<FcOutcome, SolveError> {
+impl FixedPoint {
+    fn solve_loop(
+        &self,
+        problem: &FcProblem,
+        ctx: &mut FcContext<'_>,
+    ) -> Result<FcOutcome, SolveError> {
         let p = &self.params;
         let d = problem.dimension();
         let nc = problem.n_contacts();

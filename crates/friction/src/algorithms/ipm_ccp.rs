@@ -18,11 +18,10 @@ use clarabel::algebra::CscMatrix;
 use clarabel::solver::{
     DefaultSettingsBuilder, DefaultSolver, IPSolver, SolverStatus, SupportedConeT,
 };
-use signorini_lcp::{SolveError, SolverParams, Status};
+use signorini_lcp::{SolveError, Status};
 
 use super::Rows;
 use crate::merit::evaluate;
-use crate::registry::FcRegistry;
 use crate::solver::{FcContext, FcOutcome, FcSolver};
 use crate::FcProblem;
 
@@ -35,19 +34,13 @@ signorini_lcp::solver_params! {
     }
 }
 
-/// The `ipm-ccp` solver.
-#[derive(Debug, Clone, Default)]
-pub struct IpmCcp {
-    /// Its parameters.
-    pub params: IpmCcpParams,
-}
-
-/// Registers `ipm-ccp`.
-pub fn register(r: &mut FcRegistry) {
-    r.register_params::<IpmCcpParams>(
-        "convex cone relaxation as an SOCP through clarabel, with De Saxce's shift updated between solves (Anitescu, Tasora 2010; Acary et al. 2011)",
-        |pairs| Ok(Box::new(IpmCcp { params: IpmCcpParams::from_pairs(pairs)? })),
-    );
+crate::fc_solver! {
+    /// The `ipm-ccp` solver.
+    pub struct IpmCcp(IpmCcpParams) {
+        summary: "convex cone relaxation as an SOCP through clarabel, with De Saxce's shift updated between solves (Anitescu, Tasora 2010; Acary et al. 2011)",
+        max_iter: 200,
+        run: IpmCcp::solve_loop,
+    }
 }
 
 /// Upper triangle of S = (W + W') / 2 in compressed columns.
@@ -102,19 +95,12 @@ fn constraint_matrix(problem: &FcProblem) -> CscMatrix<f64> {
     CscMatrix::new(nc + n, n, colptr, rowval, nzval)
 }
 
-impl FcSolver for IpmCcp {
-    fn name(&self) -> String {
-        self.params.spec()
-    }
-    fn validate(&self) -> Result<(), SolveError> {
-        Ok(self.params.validate()?)
-    }
-
-    fn default_max_iter(&self, _: &FcProblem) -> usize {
-        200
-    }
-
-    fn run(&self, problem: &FcProblem, ctx: &mut FcContext<'_>) -> Result<FcOutcome, SolveError> {
+impl IpmCcp {
+    fn solve_loop(
+        &self,
+        problem: &FcProblem,
+        ctx: &mut FcContext<'_>,
+    ) -> Result<FcOutcome, SolveError> {
         let (d, nc, n) = (problem.dimension(), problem.n_contacts(), problem.n());
         let p = symmetric_part_upper(problem);
         let a = constraint_matrix(problem);

@@ -14,11 +14,10 @@
 //! always admissible; in 2D the route is exact, in 3D a sliding contact whose velocity is not
 //! along one of the t_j keeps an error of the order of the facet angle.
 
-use signorini_lcp::{Lcp, Registry, SolveError, SolveOptions, SolverParams, Status};
+use signorini_lcp::{Lcp, Registry, SolveError, SolveOptions, Status};
 
 use super::Rows;
 use crate::merit::error;
-use crate::registry::FcRegistry;
 use crate::solver::{FcContext, FcOutcome, FcSolver};
 use crate::FcProblem;
 
@@ -33,19 +32,14 @@ signorini_lcp::solver_params! {
     }
 }
 
-/// The `lcp` solver.
-#[derive(Debug, Clone, Default)]
-pub struct LcpRoute {
-    /// Its parameters.
-    pub params: LcpRouteParams,
-}
-
-/// Registers `lcp`.
-pub fn register(r: &mut FcRegistry) {
-    r.register_params::<LcpRouteParams>(
-        "polyhedral cone with k directions as an LCP, solved by a signorini-lcp solver, graded by the true cone error (Stewart, Trinkle 1996)",
-        |pairs| Ok(Box::new(LcpRoute { params: LcpRouteParams::from_pairs(pairs)? })),
-    );
+crate::fc_solver! {
+    /// The `lcp` solver.
+    pub struct LcpRoute(LcpRouteParams) {
+        summary: "polyhedral cone with k directions as an LCP, solved by a signorini-lcp solver, graded by the true cone error (Stewart, Trinkle 1996)",
+        // Passed on to the LCP solver only when the caller sets it.
+        max_iter: usize::MAX,
+        run: LcpRoute::solve_loop,
+    }
 }
 
 /// The tangential directions of one contact.
@@ -70,20 +64,12 @@ fn e_entries(comp: usize, dirs: &[[f64; 2]]) -> Vec<(usize, f64)> {
     }
 }
 
-impl FcSolver for LcpRoute {
-    fn name(&self) -> String {
-        self.params.spec()
-    }
-    fn validate(&self) -> Result<(), SolveError> {
-        Ok(self.params.validate()?)
-    }
-
-    fn default_max_iter(&self, _: &FcProblem) -> usize {
-        // Passed on to the LCP solver only when the caller sets it.
-        usize::MAX
-    }
-
-    fn run(&self, problem: &FcProblem, ctx: &mut FcContext<'_>) -> Result<FcOutcome, SolveError> {
+impl LcpRoute {
+    fn solve_loop(
+        &self,
+        problem: &FcProblem,
+        ctx: &mut FcContext<'_>,
+    ) -> Result<FcOutcome, SolveError> {
         let d = problem.dimension();
         let nc = problem.n_contacts();
         let dirs = directions(d, self.params.k);

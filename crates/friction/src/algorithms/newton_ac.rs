@@ -18,15 +18,14 @@
 //! strategies).
 
 use faer::sparse::Triplet;
-use signorini_lcp::{Matrix, SolveError, SolverParams, Status};
+use signorini_lcp::{Matrix, SolveError, Status};
 
 use super::nsgs::{sweep_once, NsgsParams};
 use super::{LinearSystem, Rows};
 use crate::cone::project;
 use crate::local::{alart_curnier, rho_from_block, AcPieces, M3, V3};
 use crate::merit::error;
-use crate::registry::FcRegistry;
-use crate::solver::{projected, FcContext, FcOutcome, FcSolver};
+use crate::solver::{projected, FcContext, FcOutcome};
 use crate::FcProblem;
 
 /// How the Newton systems are factorised.
@@ -58,19 +57,13 @@ signorini_lcp::solver_params! {
     }
 }
 
-/// The `newton-ac` solver.
-#[derive(Debug, Clone, Default)]
-pub struct NewtonAc {
-    /// Its parameters.
-    pub params: NewtonAcParams,
-}
-
-/// Registers `newton-ac`.
-pub fn register(r: &mut FcRegistry) {
-    r.register_params::<NewtonAcParams>(
-        "global semismooth Newton on the Alart-Curnier function, Armijo line search (Alart, Curnier 1991; Siconos fc3d_nonsmooth_Newton_AlartCurnier)",
-        |pairs| Ok(Box::new(NewtonAc { params: NewtonAcParams::from_pairs(pairs)? })),
-    );
+crate::fc_solver! {
+    /// The `newton-ac` solver.
+    pub struct NewtonAc(NewtonAcParams) {
+        summary: "global semismooth Newton on the Alart-Curnier function, Armijo line search (Alart, Curnier 1991; Siconos fc3d_nonsmooth_Newton_AlartCurnier)",
+        max_iter: 200,
+        run: NewtonAc::solve_loop,
+    }
 }
 
 /// Phi and the per-contact pieces at r.
@@ -148,19 +141,12 @@ fn jacobian_triplets(
     out
 }
 
-impl FcSolver for NewtonAc {
-    fn name(&self) -> String {
-        self.params.spec()
-    }
-    fn validate(&self) -> Result<(), SolveError> {
-        Ok(self.params.validate()?)
-    }
-
-    fn default_max_iter(&self, _: &FcProblem) -> usize {
-        200
-    }
-
-    fn run(&self, problem: &FcProblem, ctx: &mut FcContext<'_>) -> Result<FcOutcome, SolveError> {
+impl NewtonAc {
+    fn solve_loop(
+        &self,
+        problem: &FcProblem,
+        ctx: &mut FcContext<'_>,
+    ) -> Result<FcOutcome, SolveError> {
         let p = &self.params;
         let d = problem.dimension();
         let n = problem.n();

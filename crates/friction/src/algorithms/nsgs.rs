@@ -13,14 +13,13 @@
 use rand::seq::SliceRandom;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
-use signorini_lcp::{SolveError, SolverParams, Status};
+use signorini_lcp::{SolveError, Status};
 
 use super::Rows;
 use crate::cone::project;
 use crate::local::{self, LocalSettings, M3, V3};
 use crate::merit::error;
-use crate::registry::FcRegistry;
-use crate::solver::{FcContext, FcOutcome, FcSolver};
+use crate::solver::{FcContext, FcOutcome};
 use crate::FcProblem;
 
 /// The local solver of each contact.
@@ -54,19 +53,13 @@ signorini_lcp::solver_params! {
     }
 }
 
-/// The `nsgs` solver.
-#[derive(Debug, Clone, Default)]
-pub struct Nsgs {
-    /// Its parameters.
-    pub params: NsgsParams,
-}
-
-/// Registers `nsgs`.
-pub fn register(r: &mut FcRegistry) {
-    r.register_params::<NsgsParams>(
-        "nonsmooth Gauss-Seidel over contacts, local Alart-Curnier Newton or projection (Jean 1999; Siconos fc3d_nsgs)",
-        |pairs| Ok(Box::new(Nsgs { params: NsgsParams::from_pairs(pairs)? })),
-    );
+crate::fc_solver! {
+    /// The `nsgs` solver.
+    pub struct Nsgs(NsgsParams) {
+        summary: "nonsmooth Gauss-Seidel over contacts, local Alart-Curnier Newton or projection (Jean 1999; Siconos fc3d_nsgs)",
+        max_iter: 1000,
+        run: Nsgs::solve_loop,
+    }
 }
 
 /// Solves the local problem of one contact; returns the new block.
@@ -143,19 +136,12 @@ pub(crate) fn sweep_once(
     }
 }
 
-impl FcSolver for Nsgs {
-    fn name(&self) -> String {
-        self.params.spec()
-    }
-    fn validate(&self) -> Result<(), SolveError> {
-        Ok(self.params.validate()?)
-    }
-
-    fn default_max_iter(&self, _: &FcProblem) -> usize {
-        1000
-    }
-
-    fn run(&self, problem: &FcProblem, ctx: &mut FcContext<'_>) -> Result<FcOutcome, SolveError> {
+impl Nsgs {
+    fn solve_loop(
+        &self,
+        problem: &FcProblem,
+        ctx: &mut FcContext<'_>,
+    ) -> Result<FcOutcome, SolveError> {
         let p = &self.params;
         let d = problem.dimension();
         let nc = problem.n_contacts();

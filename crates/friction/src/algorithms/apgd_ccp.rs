@@ -17,7 +17,7 @@ use signorini_lcp::{SolveError, Status};
 
 use crate::cone::{project, tangential_norm};
 use crate::merit::error;
-use crate::solver::{FcContext, FcOutcome};
+use crate::solver::{projected, FcContext, FcOutcome};
 use crate::FcProblem;
 
 signorini_lcp::solver_params! {
@@ -93,8 +93,7 @@ impl ApgdCcp {
     ) -> Result<FcOutcome, SolveError> {
         let n = problem.n();
         let mut lip = lipschitz_estimate(problem);
-        let mut x = ctx.initial_r(n);
-        project_all(problem, &mut x);
+        let mut x = projected(problem, &ctx.initial_r(n));
         let mut y = x.clone();
         let mut theta = 1.0f64;
         let (mut g, mut gx) = (vec![0.0; n], vec![0.0; n]);

@@ -19,10 +19,10 @@
 use signorini_lcp::{SolveError, Status};
 
 use super::Rows;
-use crate::cone::{project, tangential_norm};
+use crate::cone::tangential_norm;
 use crate::local::M3;
 use crate::merit::error;
-use crate::solver::{FcContext, FcOutcome};
+use crate::solver::{projected, FcContext, FcOutcome};
 use crate::FcProblem;
 
 signorini_lcp::solver_params! {
@@ -103,10 +103,7 @@ impl FixedPoint {
         let nc = problem.n_contacts();
         let rows = Rows::new(problem);
         let blocks: Vec<M3> = (0..nc).map(|i| problem.diagonal_block(i)).collect();
-        let mut r = ctx.initial_r(problem.n());
-        for (b, &mu) in r.chunks_exact_mut(d).zip(problem.mu()) {
-            project(b, mu);
-        }
+        let mut r = projected(problem, &ctx.initial_r(problem.n()));
         let mut s = vec![0.0; nc];
         for it in 1..=ctx.max_iter {
             if ctx.time_exceeded() {
@@ -130,10 +127,7 @@ impl FixedPoint {
             ctx.record(problem, it, measure, &r);
             // The Tresca iterate satisfies |r_T| <= mu r_N of the previous thresholds, not
             // always of its own r_N: it is judged, and returned, projected onto the cones.
-            let mut on_cones = r.clone();
-            for (b, &mu) in on_cones.chunks_exact_mut(d).zip(problem.mu()) {
-                project(b, mu);
-            }
+            let on_cones = projected(problem, &r);
             if error(problem, &on_cones) <= ctx.tol {
                 return Ok(FcOutcome::new(on_cones, Status::Solved, it));
             }

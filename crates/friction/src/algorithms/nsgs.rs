@@ -19,7 +19,7 @@ use super::Rows;
 use crate::cone::project;
 use crate::local::{self, LocalSettings, M3, V3};
 use crate::merit::error;
-use crate::solver::{FcContext, FcOutcome};
+use crate::solver::{projected, FcContext, FcOutcome};
 use crate::FcProblem;
 
 /// The local solver of each contact.
@@ -143,14 +143,10 @@ impl Nsgs {
         ctx: &mut FcContext<'_>,
     ) -> Result<FcOutcome, SolveError> {
         let p = &self.params;
-        let d = problem.dimension();
         let nc = problem.n_contacts();
         let rows = Rows::new(problem);
         let blocks: Vec<M3> = (0..nc).map(|i| problem.diagonal_block(i)).collect();
-        let mut r = ctx.initial_r(problem.n());
-        for (b, &mu) in r.chunks_exact_mut(d).zip(problem.mu()) {
-            project(b, mu);
-        }
+        let mut r = projected(problem, &ctx.initial_r(problem.n()));
         let mut order: Vec<usize> = (0..nc).collect();
         let mut rng = ChaCha8Rng::seed_from_u64(p.seed);
         for sweep in 1..=ctx.max_iter {

@@ -258,6 +258,17 @@ pub fn solvers(data: &[u8]) {
     }
 }
 
+/// Column scales in plain loops: c_j = max_i |M_ij| (an empty column takes the largest) and
+/// that largest (1 for M = 0).
+fn column_units(rows: &[Vec<f64>]) -> (Vec<f64>, f64) {
+    let n = rows.len();
+    let col: Vec<f64> =
+        (0..n).map(|j| rows.iter().fold(0.0f64, |m, r| m.max(r[j].abs()))).collect();
+    let big = col.iter().fold(0.0f64, |m, v| m.max(*v));
+    let big = if big > 0.0 && big.is_finite() { big } else { 1.0 };
+    (col.iter().map(|&c| if c > 0.0 { c } else { big }).collect(), big)
+}
+
 /// True when some row's nonzero data |q_i| is below t (|M| C^-1 e)_i |Cz|_inf, the reach of an
 /// error of t |Cz|_inf (column units, t = tol sqrt(n)): the row test's documented blind spot. A
 /// row with q_i = 0 does not count, so the contradiction check stays on for the usual
@@ -265,11 +276,7 @@ pub fn solvers(data: &[u8]) {
 fn in_blind_spot(lcp: &Lcp, z: &[f64], tol: f64) -> bool {
     let rows = lcp.dense_rows();
     let n = rows.len();
-    let col: Vec<f64> =
-        (0..n).map(|j| rows.iter().fold(0.0f64, |m, r| m.max(r[j].abs()))).collect();
-    let big = col.iter().fold(0.0f64, |m, v| m.max(*v));
-    let big = if big > 0.0 && big.is_finite() { big } else { 1.0 };
-    let col: Vec<f64> = col.iter().map(|&c| if c > 0.0 { c } else { big }).collect();
+    let (col, big) = column_units(&rows);
     let y_max = (0..n).fold(0.0f64, |m, j| m.max((col[j] / big * z[j]).abs()));
     let t = tol * (n as f64).sqrt();
     (0..n).any(|i| {
@@ -290,12 +297,8 @@ fn rows_hold(lcp: &Lcp, z: &[f64], tol: f64) -> bool {
     let rows = lcp.dense_rows();
     let n = rows.len();
     let q = lcp.q();
-    // Column units: c_j = max_i |M_ij| (an empty column takes the largest), y = c z / max c.
-    let col: Vec<f64> =
-        (0..n).map(|j| rows.iter().fold(0.0f64, |m, r| m.max(r[j].abs()))).collect();
-    let big = col.iter().fold(0.0f64, |m, v| m.max(*v));
-    let big = if big > 0.0 && big.is_finite() { big } else { 1.0 };
-    let col: Vec<f64> = col.iter().map(|&c| if c > 0.0 { c } else { big }).collect();
+    // Column units: y = c z / max c.
+    let (col, big) = column_units(&rows);
     let y: Vec<f64> = (0..n).map(|j| col[j] / big * z[j]).collect();
     let y_max = y.iter().fold(0.0f64, |m, v| m.max(v.abs()));
     let t = (tol * (n as f64).sqrt()).max(64.0 * f64::EPSILON) * (1.0 + 1e-9);

@@ -16,6 +16,14 @@ fn budget(name: &str) -> usize {
     }
 }
 
+/// A `solvers` reproducer of tests/data: its bytes and the problem they decode to.
+fn solvers_reproducer(name: &str) -> (Vec<u8>, signorini_lcp::Lcp) {
+    let file = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data").join(name);
+    let data = std::fs::read(file).expect("reproducer");
+    let lcp = signorini_verification::fuzz::decode_problem(&data).expect("a problem");
+    (data, lcp)
+}
+
 #[test]
 fn every_harness_survives_its_seeds_and_their_mutations() {
     for (name, harness) in HARNESSES {
@@ -79,9 +87,7 @@ fn issue_14_a_format_tag_with_newlines_gives_a_one_line_error() {
 /// answer and a proof of none) passes on the reproducer.
 #[test]
 fn issue_14_a_tiny_z_through_a_huge_column_is_not_zero() {
-    let file = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/fuzz_solvers_enum_vs_auto.bin");
-    let data = std::fs::read(file).expect("reproducer");
-    let lcp = signorini_verification::fuzz::decode_problem(&data).expect("a problem");
+    let (data, lcp) = solvers_reproducer("fuzz_solvers_enum_vs_auto.bin");
     let m = lcp.dense_rows();
     assert!(m[1][0] > 1e115 && m[0][0] > 1e110 && m[1][1] < 0.0, "the reproducer's M: {m:?}");
     signorini_verification::fuzz::solvers(&data);
@@ -93,9 +99,7 @@ fn issue_14_a_tiny_z_through_a_huge_column_is_not_zero() {
 /// w_i is now what a perturbation of z within the budget, keeping z >= 0, can lift it by.
 #[test]
 fn issue_14_the_floor_cannot_lift_a_row_that_z_cannot_lift() {
-    let file = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/fuzz_solvers_diag_negative.bin");
-    let data = std::fs::read(file).expect("reproducer");
-    let lcp = signorini_verification::fuzz::decode_problem(&data).expect("a problem");
+    let (data, lcp) = solvers_reproducer("fuzz_solvers_diag_negative.bin");
     let m = lcp.dense_rows();
     assert!(m[0][1] == 0.0 && m[1][0] == 0.0 && m[1][1] < 0.0, "the reproducer's M: {m:?}");
     signorini_verification::fuzz::solvers(&data);
@@ -108,9 +112,7 @@ fn issue_14_the_floor_cannot_lift_a_row_that_z_cannot_lift() {
 /// summed at the lifted point, where w'_1 = q_1), so the answer is not `solved`.
 #[test]
 fn issue_14_a_q_lost_in_rounding_is_not_excused_by_the_lift() {
-    let file = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/fuzz_solvers_lifted_row.bin");
-    let data = std::fs::read(file).expect("reproducer");
-    let lcp = signorini_verification::fuzz::decode_problem(&data).expect("a problem");
+    let (data, lcp) = solvers_reproducer("fuzz_solvers_lifted_row.bin");
     let m = lcp.dense_rows();
     assert!(m[0][0] == 0.0 && m[0][1] < 0.0 && lcp.q()[0] < 0.0, "the reproducer: {m:?}");
     let newton = signorini_lcp::Registry::builtin().build("newton-fb").expect("registered");
@@ -128,9 +130,7 @@ fn issue_14_a_q_lost_in_rounding_is_not_excused_by_the_lift() {
 /// pair only inside that blind spot, and this reproducer checks that it is one.
 #[test]
 fn issue_14_a_proof_of_none_beside_a_solution_in_the_blind_spot() {
-    let file = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/fuzz_solvers_blind_spot.bin");
-    let data = std::fs::read(file).expect("reproducer");
-    let lcp = signorini_verification::fuzz::decode_problem(&data).expect("a problem");
+    let (data, lcp) = solvers_reproducer("fuzz_solvers_blind_spot.bin");
     let m = lcp.dense_rows();
     assert!(m[1][0] > 1e17 && m[0][1] > 1e17 && lcp.q()[1].abs() < 1e-2, "the reproducer: {m:?}");
     signorini_verification::fuzz::solvers(&data);
@@ -142,9 +142,7 @@ fn issue_14_a_proof_of_none_beside_a_solution_in_the_blind_spot() {
 /// set to 0 with a note, and the status is decided from that z.
 #[test]
 fn issue_14_a_diverged_solver_returns_a_finite_nonnegative_z() {
-    let file = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/fuzz_solvers_sgs_nan.bin");
-    let data = std::fs::read(file).expect("reproducer");
-    let lcp = signorini_verification::fuzz::decode_problem(&data).expect("a problem");
+    let (data, lcp) = solvers_reproducer("fuzz_solvers_sgs_nan.bin");
     let sgs = signorini_lcp::Registry::builtin().build("sgs").expect("registered");
     let sol = sgs.solve(&lcp, &signorini_lcp::SolveOptions::default(), None).expect("runs");
     assert!(sol.z.iter().all(|v| v.is_finite() && *v >= 0.0), "{:?}", sol.z);

@@ -7,9 +7,7 @@
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
-use signorini_contact::{
-    contact_problem, coulomb_problem, ContactReport, Level, Scene, SceneError,
-};
+use signorini_contact::{contact_problem, coulomb_problem, ContactReport, Level, Scene};
 use signorini_friction::{FcProblem, FcRegistry};
 use signorini_lcp::{SolveOptions, Status};
 
@@ -69,17 +67,7 @@ pub struct ContactArgs {
 /// `material.impact_law` and `material.impact` are kept as written and ignored by assembly);
 /// the error names the file, and for TOML the line and key.
 pub fn read_scene(path: &Path) -> Result<Scene, CliError> {
-    Scene::from_path(path).map_err(|e| scene_error(path, &e))
-}
-
-fn scene_error(path: &Path, e: &SceneError) -> CliError {
-    let shown = path.display().to_string();
-    let text = e.to_string();
-    if text.contains(&shown) {
-        CliError(text)
-    } else {
-        CliError(format!("{shown}: {text}"))
-    }
+    Scene::from_path(path).map_err(|e| CliError(e.naming(path)))
 }
 
 /// Runs the subcommand.

@@ -42,6 +42,20 @@ pub enum SceneError {
     },
 }
 
+impl SceneError {
+    /// The message with the scene file named once: as is when it names `path` already (read
+    /// errors do), else prefixed by it.
+    pub fn naming(&self, path: &std::path::Path) -> String {
+        let shown = path.display().to_string();
+        let text = self.to_string();
+        if text.contains(&shown) {
+            text
+        } else {
+            format!("{shown}: {text}")
+        }
+    }
+}
+
 /// Why a contact problem could not be assembled.
 #[derive(Debug, thiserror::Error)]
 pub enum ContactError {

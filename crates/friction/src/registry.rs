@@ -2,8 +2,8 @@
 //! (`name:key=value,...`, e.g. `nsgs:local=proj,omega=1.2`) and its typed parameters
 //! ([`SolverParams`], [`ParamDoc`]) reused, not copied.
 
-use signorini_lcp::registry::{parse_spec, COMMON_KEYS};
-use signorini_lcp::{ParamDoc, Preset, SolverParams, SpecError};
+use signorini_lcp::registry::parse_spec;
+use signorini_lcp::{ParamDoc, SolverParams, SpecError};
 
 use crate::solver::{FcPreset, FcSolver};
 
@@ -74,20 +74,7 @@ impl FcRegistry {
         let Some(e) = self.entries.iter().find(|e| e.name == name) else {
             return Err(SpecError::UnknownSolver { name, valid: self.names().join(", ") });
         };
-        let (options, rest) = Preset::<()>::parse_common(&name, &pairs)?;
-        if let Some((k, _)) = rest.iter().find(|(k, _)| !e.keys.iter().any(|d| d.key == k)) {
-            return Err(SpecError::UnknownKey {
-                solver: name.clone(),
-                key: k.clone(),
-                valid: e
-                    .keys
-                    .iter()
-                    .map(|d| d.key)
-                    .chain(COMMON_KEYS.iter().map(|(k, _)| *k))
-                    .collect::<Vec<_>>()
-                    .join(", "),
-            });
-        }
+        let (options, rest) = signorini_lcp::SolveOptions::split_spec(&name, &pairs, &e.keys)?;
         let solver = (e.builder)(&rest)?;
         if options == signorini_lcp::SolveOptions::default() {
             Ok(solver)

@@ -203,14 +203,7 @@ pub struct FcPreset<S> {
 
 impl<S: FcSolver> FcSolver for FcPreset<S> {
     fn name(&self) -> String {
-        let inner = signorini_lcp::Preset { solver: (), options: self.options.clone() };
-        let mut name = self.solver.name();
-        let suffix = inner.common_pairs();
-        if !suffix.is_empty() {
-            name.push(if name.contains(':') { ',' } else { ':' });
-            name.push_str(&suffix.join(","));
-        }
-        name
+        self.options.spec_with(self.solver.name())
     }
     fn default_tol(&self) -> f64 {
         self.solver.default_tol()
@@ -219,13 +212,7 @@ impl<S: FcSolver> FcSolver for FcPreset<S> {
         self.solver.default_max_iter(problem)
     }
     fn preset(&self) -> SolveOptions {
-        let inner = self.solver.preset();
-        SolveOptions {
-            tol: self.options.tol.or(inner.tol),
-            max_iter: self.options.max_iter.or(inner.max_iter),
-            time_limit: self.options.time_limit.or(inner.time_limit),
-            ..inner
-        }
+        self.options.over(&self.solver.preset())
     }
     fn validate(&self) -> Result<(), SolveError> {
         self.solver.validate()
@@ -241,13 +228,7 @@ impl<S: FcSolver> FcSolver for FcPreset<S> {
         options: &SolveOptions,
         warm_start: Option<&[f64]>,
     ) -> Result<FcSolution, SolveError> {
-        let merged = SolveOptions {
-            tol: self.options.tol.or(options.tol),
-            max_iter: self.options.max_iter.or(options.max_iter),
-            time_limit: self.options.time_limit.or(options.time_limit),
-            ..options.clone()
-        };
-        let mut sol = self.solver.solve(problem, &merged, warm_start)?;
+        let mut sol = self.solver.solve(problem, &self.options.over(options), warm_start)?;
         if sol.solver == self.solver.name() {
             sol.solver = self.name();
         }
@@ -353,14 +334,13 @@ pub fn solve<S: FcSolver + ?Sized>(
             return Err(SolveError::WarmStart(format!("entry {i} = {v} is not finite")));
         }
     }
+    // Precedence (signorini-lcp's SolveOptions): spec string, then the caller, then the default.
+    let effective = preset.over(options);
     let mut ctx = FcContext {
-        tol: preset.tol.or(options.tol).unwrap_or_else(|| solver.default_tol()),
-        max_iter: preset
-            .max_iter
-            .or(options.max_iter)
-            .unwrap_or_else(|| solver.default_max_iter(problem)),
+        tol: effective.tol.unwrap_or_else(|| solver.default_tol()),
+        max_iter: effective.max_iter.unwrap_or_else(|| solver.default_max_iter(problem)),
         warm_start,
-        time_limit: preset.time_limit.or(options.time_limit),
+        time_limit: effective.time_limit,
         start: Instant::now(),
         history_every: options.history_every,
         history: Vec::new(),

@@ -344,25 +344,32 @@ impl Lcp {
         }
     }
 
-    /// The largest |M_ij| of each column j (0 for an empty column): the scale at which z_j
-    /// enters w = M z + q, used by the driver's row test to judge z column by column.
-    pub fn column_abs_max(&self) -> Vec<f64> {
-        let n = self.n();
-        let mut c = vec![0.0f64; n];
+    /// Calls `f(i, j, M_ij)` for every entry of a dense M (column by column) or every stored
+    /// entry of a sparse M (row by row).
+    pub fn for_each_entry(&self, mut f: impl FnMut(usize, usize, f64)) {
         match &self.m {
             Matrix::Dense(d) => {
-                for (j, cj) in c.iter_mut().enumerate() {
-                    *cj = d.col(j).iter().fold(0.0f64, |m, v| m.max(v.abs()));
+                for j in 0..self.n() {
+                    for (i, &v) in d.col(j).iter().enumerate() {
+                        f(i, j, v);
+                    }
                 }
             }
             Matrix::Sparse(s) => {
-                for i in 0..n {
+                for i in 0..self.n() {
                     for (&j, &v) in s.col_idx_of_row_raw(i).iter().zip(s.val_of_row(i)) {
-                        c[j] = c[j].max(v.abs());
+                        f(i, j, v);
                     }
                 }
             }
         }
+    }
+
+    /// The largest |M_ij| of each column j (0 for an empty column): the scale at which z_j
+    /// enters w = M z + q, used by the driver's row test to judge z column by column.
+    pub fn column_abs_max(&self) -> Vec<f64> {
+        let mut c = vec![0.0f64; self.n()];
+        self.for_each_entry(|_, j, v| c[j] = c[j].max(v.abs()));
         c
     }
 
@@ -381,7 +388,7 @@ impl Lcp {
         debug_assert_eq!(c.len(), self.n());
         inc.iter_mut().for_each(|v| *v = 0.0);
         dec.iter_mut().for_each(|v| *v = 0.0);
-        let mut add = |i: usize, j: usize, v: f64| {
+        let add = |i: usize, j: usize, v: f64| {
             if v == 0.0 {
                 return;
             }
@@ -395,22 +402,7 @@ impl Lcp {
                 dec[i] += full;
             }
         };
-        match &self.m {
-            Matrix::Dense(d) => {
-                for j in 0..self.n() {
-                    for (i, &v) in d.col(j).iter().enumerate() {
-                        add(i, j, v);
-                    }
-                }
-            }
-            Matrix::Sparse(s) => {
-                for i in 0..self.n() {
-                    for (&j, &v) in s.col_idx_of_row_raw(i).iter().zip(s.val_of_row(i)) {
-                        add(i, j, v);
-                    }
-                }
-            }
-        }
+        self.for_each_entry(add);
     }
 
     /// Each row at the point its negative w_i is judged at by the row test: z_j rises by
@@ -429,7 +421,7 @@ impl Lcp {
         debug_assert_eq!(c.len(), self.n());
         w_up.copy_from_slice(&self.q);
         s_up.iter_mut().zip(&self.q).for_each(|(s, q)| *s = q.abs());
-        let mut add = |i: usize, j: usize, v: f64| {
+        let add = |i: usize, j: usize, v: f64| {
             if v == 0.0 {
                 return;
             }
@@ -439,22 +431,7 @@ impl Lcp {
             w_up[i] += v * lifted;
             s_up[i] += v.abs() * lifted;
         };
-        match &self.m {
-            Matrix::Dense(d) => {
-                for j in 0..self.n() {
-                    for (i, &v) in d.col(j).iter().enumerate() {
-                        add(i, j, v);
-                    }
-                }
-            }
-            Matrix::Sparse(s) => {
-                for i in 0..self.n() {
-                    for (&j, &v) in s.col_idx_of_row_raw(i).iter().zip(s.val_of_row(i)) {
-                        add(i, j, v);
-                    }
-                }
-            }
-        }
+        self.for_each_entry(add);
     }
 
     /// y = M' x (counted in [`Lcp::products`]).

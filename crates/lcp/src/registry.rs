@@ -6,7 +6,7 @@
 //! the CLI select them by the same strings. The keys every solver shares
 //! ([`COMMON_KEYS`]: `tol`, `max_iter`, `time_limit`) are taken out
 //! here and become the built solver's preset ([`Preset`]); the rest go to the solver's own
-//! parameters. Precedence is documented on [`SolveOptions`](crate::SolveOptions).
+//! parameters. Precedence is documented on [`SolveOptions`].
 //!
 //! This module is the top of the crate's layering: it imports the algorithms and `auto`;
 //! nothing below imports it.
@@ -14,9 +14,9 @@
 pub use crate::params::{
     canonical_name, parse_spec, ParamDoc, ParamValue, SolverParams, SpecError, COMMON_KEYS,
 };
-pub use crate::solver::{Builder, Entry, Preset};
+pub use crate::solver::{BuildFn, Builder, Entry, Preset};
 
-use crate::solver::LcpSolver;
+use crate::solver::{LcpSolver, SolveOptions};
 
 /// Maps solver names to builders.
 #[derive(Debug, Clone, Default)]
@@ -52,10 +52,7 @@ impl Registry {
         name: &str,
         summary: &str,
         keys: Vec<ParamDoc>,
-        builder: impl Fn(&[(String, String)]) -> Result<Box<dyn LcpSolver>, SpecError>
-            + Send
-            + Sync
-            + 'static,
+        builder: impl BuildFn,
     ) {
         self.add(Entry::new(name, summary, keys, builder));
     }
@@ -76,24 +73,9 @@ impl Registry {
         let Some(e) = self.entries.iter().find(|e| e.name == name) else {
             return Err(SpecError::UnknownSolver { name, valid: self.names().join(", ") });
         };
-        let (options, rest) = Preset::<()>::parse_common(&name, &pairs)?;
-        for (k, _) in &rest {
-            if !e.keys.iter().any(|d| d.key == k) {
-                return Err(SpecError::UnknownKey {
-                    solver: name.clone(),
-                    key: k.clone(),
-                    valid: e
-                        .keys
-                        .iter()
-                        .map(|d| d.key)
-                        .chain(COMMON_KEYS.iter().map(|(k, _)| *k))
-                        .collect::<Vec<_>>()
-                        .join(", "),
-                });
-            }
-        }
+        let (options, rest) = SolveOptions::split_spec(&name, &pairs, &e.keys)?;
         let solver = (e.builder)(&rest)?;
-        if options == crate::SolveOptions::default() {
+        if options == SolveOptions::default() {
             Ok(solver)
         } else {
             Ok(Box::new(Preset { solver, options }))
@@ -109,7 +91,7 @@ pub fn solver_from_spec(spec: &str) -> Result<Box<dyn LcpSolver>, SpecError> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{Lcp, SolveOptions};
+    use crate::Lcp;
 
     #[test]
     fn common_keys_are_a_preset_that_wins_over_the_callers_options() {

@@ -7,8 +7,8 @@ use std::time::{Duration, Instant};
 use serde::{Deserialize, Serialize};
 
 use crate::memory::{MemoryError, DEFAULT_MEMORY_BUDGET};
-use crate::merit::{evaluate_uncounted, worst_row, Merit};
-use crate::params::{fmt_f64, ParamDoc, ParamValue, SolverParams, SpecError};
+use crate::merit::{evaluate, evaluate_uncounted, worst_row, Merit};
+use crate::params::{fmt_f64, ParamDoc, ParamValue, SolverParams, SpecError, COMMON_KEYS};
 use crate::status::{verify_farkas, Certificate, Status};
 use crate::Lcp;
 
@@ -39,6 +39,17 @@ pub struct SolveOptions {
 }
 
 impl SolveOptions {
+    /// `tol`, `max_iter` and `time_limit` from these options where set, else from `base`; the
+    /// other fields from `base` (a spec string's preset over the caller's options).
+    pub fn over(&self, base: &SolveOptions) -> SolveOptions {
+        SolveOptions {
+            tol: self.tol.or(base.tol),
+            max_iter: self.max_iter.or(base.max_iter),
+            time_limit: self.time_limit.or(base.time_limit),
+            ..base.clone()
+        }
+    }
+
     /// Checks that every set option is usable.
     pub fn validate(&self) -> Result<(), SolveError> {
         if let Some(t) = self.tol {
@@ -240,7 +251,7 @@ impl<'a> SolveContext<'a> {
     }
 
     /// The stopping test every solver shares with the driver: `residual` (the solver's merit
-    /// of z, as [`evaluate`](crate::merit::evaluate) defines it) within tolerance **and** every row within tolerance at
+    /// of z, as [`evaluate`] defines it) within tolerance **and** every row within tolerance at
     /// its own scale ([`worst_row`] with w = M z + q as the solver holds it). A solver that
     /// stops on the norm alone would hand the driver answers it then rejects.
     pub fn converged(&self, lcp: &Lcp, z: &[f64], w: &[f64], residual: f64) -> bool {
@@ -285,15 +296,10 @@ impl<'a> SolveContext<'a> {
         lcp.mul_vec_transpose(x, y);
     }
 
-    /// w = M z + q and the merit of z ([`evaluate`](crate::merit::evaluate)), counted as one product.
+    /// w = M z + q and the merit of z ([`evaluate`]), counted as one product.
     pub fn evaluate(&mut self, lcp: &Lcp, z: &[f64]) -> (Vec<f64>, Merit) {
-        let mut w = vec![0.0; lcp.n()];
-        self.mul_vec(lcp, z, &mut w);
-        for (wi, qi) in w.iter_mut().zip(lcp.q()) {
-            *wi += qi;
-        }
-        let merit = Merit::from_zw(lcp, z, &w);
-        (w, merit)
+        self.matvecs += 1;
+        evaluate(lcp, z)
     }
 }
 
@@ -406,17 +412,8 @@ impl<S: LcpSolver + ?Sized> LcpSolver for Box<S> {
     }
 }
 
-/// A solver with options fixed by its spec string (`pgs:omega=1.3,tol=1e-10`): the registry
-/// wraps a built solver in it when the spec names any of [`COMMON_KEYS`](crate::params::COMMON_KEYS).
-#[derive(Debug, Clone)]
-pub struct Preset<S> {
-    /// The solver.
-    pub solver: S,
-    /// What the spec string set (only `tol`, `max_iter`, `time_limit` are read).
-    pub options: SolveOptions,
-}
-
-impl<S> Preset<S> {
+/// The spec-string side of the options: the common keys parsed, split off and written back.
+impl SolveOptions {
     /// The common keys of a spec string as options: `tol` (0 < tol <= [`MAX_TOL`]),
     /// `max_iter` (>= 1), `time_limit` (seconds, > 0). `solver` names the solver in errors.
     pub fn parse_common(
@@ -454,34 +451,69 @@ impl<S> Preset<S> {
         }
         Ok((options, rest))
     }
-}
 
-impl<S> Preset<S> {
+    /// Splits a spec's pairs into the common keys (as options) and the solver's own, checking
+    /// that every own key is one of `keys`: what every registry does before it builds.
+    pub fn split_spec(
+        solver: &str,
+        pairs: &[(String, String)],
+        keys: &[ParamDoc],
+    ) -> Result<(SolveOptions, Vec<(String, String)>), SpecError> {
+        let (options, rest) = Self::parse_common(solver, pairs)?;
+        if let Some((k, _)) = rest.iter().find(|(k, _)| !keys.iter().any(|d| d.key == k)) {
+            return Err(SpecError::UnknownKey {
+                solver: solver.into(),
+                key: k.clone(),
+                valid: keys
+                    .iter()
+                    .map(|d| d.key)
+                    .chain(COMMON_KEYS.iter().map(|(k, _)| *k))
+                    .collect::<Vec<_>>()
+                    .join(", "),
+            });
+        }
+        Ok((options, rest))
+    }
+
+    /// `inner` (a solver's spec) followed by the set common keys.
+    pub fn spec_with(&self, inner: String) -> String {
+        let pairs = self.common_pairs();
+        if pairs.is_empty() {
+            return inner;
+        }
+        let sep = if inner.contains(':') { ',' } else { ':' };
+        format!("{inner}{sep}{}", pairs.join(","))
+    }
+
     /// The set common keys as `key=value` texts, in the order tol, max_iter, time_limit.
     pub fn common_pairs(&self) -> Vec<String> {
         let mut pairs = Vec::new();
-        if let Some(t) = self.options.tol {
+        if let Some(t) = self.tol {
             pairs.push(format!("tol={}", fmt_f64(t)));
         }
-        if let Some(m) = self.options.max_iter {
+        if let Some(m) = self.max_iter {
             pairs.push(format!("max_iter={m}"));
         }
-        if let Some(t) = self.options.time_limit {
+        if let Some(t) = self.time_limit {
             pairs.push(format!("time_limit={}", fmt_f64(t.as_secs_f64())));
         }
         pairs
     }
 }
 
+/// A solver with options fixed by its spec string (`pgs:omega=1.3,tol=1e-10`): the registry
+/// wraps a built solver in it when the spec names any of [`COMMON_KEYS`].
+#[derive(Debug, Clone)]
+pub struct Preset<S> {
+    /// The solver.
+    pub solver: S,
+    /// What the spec string set (only `tol`, `max_iter`, `time_limit` are read).
+    pub options: SolveOptions,
+}
+
 impl<S: LcpSolver> LcpSolver for Preset<S> {
     fn name(&self) -> String {
-        let mut name = self.solver.name();
-        let pairs = self.common_pairs();
-        if !pairs.is_empty() {
-            name.push(if name.contains(':') { ',' } else { ':' });
-            name.push_str(&pairs.join(","));
-        }
-        name
+        self.options.spec_with(self.solver.name())
     }
     fn default_tol(&self) -> f64 {
         self.solver.default_tol()
@@ -490,13 +522,7 @@ impl<S: LcpSolver> LcpSolver for Preset<S> {
         self.solver.default_max_iter(n)
     }
     fn preset(&self) -> SolveOptions {
-        let inner = self.solver.preset();
-        SolveOptions {
-            tol: self.options.tol.or(inner.tol),
-            max_iter: self.options.max_iter.or(inner.max_iter),
-            time_limit: self.options.time_limit.or(inner.time_limit),
-            ..inner
-        }
+        self.options.over(&self.solver.preset())
     }
     fn validate(&self) -> Result<(), SolveError> {
         self.solver.validate()
@@ -512,13 +538,7 @@ impl<S: LcpSolver> LcpSolver for Preset<S> {
         options: &SolveOptions,
         warm_start: Option<&[f64]>,
     ) -> Result<Solution, SolveError> {
-        let merged = SolveOptions {
-            tol: self.options.tol.or(options.tol),
-            max_iter: self.options.max_iter.or(options.max_iter),
-            time_limit: self.options.time_limit.or(options.time_limit),
-            ..options.clone()
-        };
-        let mut sol = self.solver.solve(lcp, &merged, warm_start)?;
+        let mut sol = self.solver.solve(lcp, &self.options.over(options), warm_start)?;
         if sol.solver == self.solver.name() {
             sol.solver = self.name();
         }
@@ -532,6 +552,17 @@ pub type Builder = std::sync::Arc<
     dyn Fn(&[(String, String)]) -> Result<Box<dyn LcpSolver>, SpecError> + Send + Sync,
 >;
 
+/// A function that builds a boxed solver from a spec's own `key=value` pairs.
+pub trait BuildFn:
+    Fn(&[(String, String)]) -> Result<Box<dyn LcpSolver>, SpecError> + Send + Sync + 'static
+{
+}
+
+impl<F> BuildFn for F where
+    F: Fn(&[(String, String)]) -> Result<Box<dyn LcpSolver>, SpecError> + Send + Sync + 'static
+{
+}
+
 /// What the registry knows of one solver: its name, one line, its parameters and how to build
 /// it. Algorithms describe themselves with one (`Solver::entry()`); the registry collects them.
 #[derive(Clone)]
@@ -540,7 +571,7 @@ pub struct Entry {
     pub name: String,
     /// One line: algorithm and the matrix class it is for.
     pub summary: String,
-    /// Parameter documentation (the common keys are documented once, in [`COMMON_KEYS`](crate::params::COMMON_KEYS)).
+    /// Parameter documentation (the common keys are documented once, in [`COMMON_KEYS`]).
     pub keys: Vec<ParamDoc>,
     /// Builds the solver.
     pub builder: Builder,
@@ -554,15 +585,7 @@ impl std::fmt::Debug for Entry {
 
 impl Entry {
     /// An entry from its parts (for solvers whose parameters are not a [`SolverParams`]).
-    pub fn new(
-        name: &str,
-        summary: &str,
-        keys: Vec<ParamDoc>,
-        builder: impl Fn(&[(String, String)]) -> Result<Box<dyn LcpSolver>, SpecError>
-            + Send
-            + Sync
-            + 'static,
-    ) -> Self {
+    pub fn new(name: &str, summary: &str, keys: Vec<ParamDoc>, builder: impl BuildFn) -> Self {
         Self {
             name: name.into(),
             summary: summary.into(),
@@ -717,16 +740,14 @@ pub fn run_solver<S: LcpSolver + ?Sized>(
         }
     }
     // Precedence (documented on SolveOptions): spec string, then the caller, then the default.
-    let tol = preset.tol.or(options.tol).unwrap_or_else(|| solver.default_tol());
+    let effective = preset.over(options);
+    let tol = effective.tol.unwrap_or_else(|| solver.default_tol());
     check_tol(tol)?;
     let mut ctx = SolveContext {
         tol,
-        max_iter: preset
-            .max_iter
-            .or(options.max_iter)
-            .unwrap_or_else(|| solver.default_max_iter(n)),
+        max_iter: effective.max_iter.unwrap_or_else(|| solver.default_max_iter(n)),
         warm_start,
-        time_limit: preset.time_limit.or(options.time_limit),
+        time_limit: effective.time_limit,
         start: Instant::now(),
         history_every: options.history_every,
         history: Vec::new(),

@@ -5,7 +5,7 @@ use std::path::PathBuf;
 
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyString};
-use signorini_contact::{contact_problem, ContactReport, Level, Scene, SceneError};
+use signorini_contact::{contact_problem, ContactReport, Level, Scene};
 use signorini_lcp::SolveOptions;
 
 use crate::arrays::{matrix_to_py, to_numpy};
@@ -41,7 +41,7 @@ impl SceneInput {
     /// The validated scene; the message names the file as the CLI does.
     pub(crate) fn load(&self) -> Result<Scene, String> {
         match self {
-            SceneInput::Path(path) => Scene::from_path(path).map_err(|e| scene_error(path, &e)),
+            SceneInput::Path(path) => Scene::from_path(path).map_err(|e| e.naming(path)),
             SceneInput::Json(text) => Scene::from_json_str(text).map_err(|e| format!("scene: {e}")),
         }
     }
@@ -52,16 +52,6 @@ impl SceneInput {
             SceneInput::Path(p) => p.display().to_string(),
             SceneInput::Json(_) => "scene".to_string(),
         }
-    }
-}
-
-fn scene_error(path: &std::path::Path, e: &SceneError) -> String {
-    let shown = path.display().to_string();
-    let text = e.to_string();
-    if text.contains(&shown) {
-        text
-    } else {
-        format!("{shown}: {text}")
     }
 }
 

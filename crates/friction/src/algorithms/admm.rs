@@ -65,7 +65,7 @@ impl Admm {
         let p = &self.params;
         let n = problem.n();
         let d = problem.dimension();
-        let rows = Rows::new(problem);
+        let rows = super::rows(problem);
         let mean_diag = (0..n).map(|i| problem.get(i, i).abs()).sum::<f64>() / n as f64;
         let mut rho = p.rho_scale * if mean_diag > 0.0 { mean_diag } else { 1.0 };
         let sparse = matches!(problem.w(), Matrix::Sparse(_)) && n > 300;

@@ -101,7 +101,7 @@ impl FixedPoint {
         let p = &self.params;
         let d = problem.dimension();
         let nc = problem.n_contacts();
-        let rows = Rows::new(problem);
+        let rows = super::rows(problem);
         let blocks: Vec<M3> = (0..nc).map(|i| problem.diagonal_block(i)).collect();
         let mut r = projected(problem, &ctx.initial_r(problem.n()));
         let mut s = vec![0.0; nc];

@@ -20,7 +20,6 @@ use clarabel::solver::{
 };
 use signorini_lcp::{SolveError, Status};
 
-use super::Rows;
 use crate::merit::evaluate;
 use crate::solver::{FcContext, FcOutcome, FcSolver};
 use crate::FcProblem;
@@ -46,7 +45,7 @@ crate::fc_solver! {
 /// Upper triangle of S = (W + W') / 2 in compressed columns.
 fn symmetric_part_upper(problem: &FcProblem) -> CscMatrix<f64> {
     let n = problem.n();
-    let rows = Rows::new(problem);
+    let rows = super::rows(problem);
     let mut cols: Vec<Vec<(usize, f64)>> = vec![Vec::new(); n];
     for i in 0..n {
         rows.for_each(i, |j, v| {

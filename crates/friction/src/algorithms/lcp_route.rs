@@ -16,7 +16,6 @@
 
 use signorini_lcp::{Lcp, Registry, SolveError, SolveOptions, Status};
 
-use super::Rows;
 use crate::merit::error;
 use crate::solver::{FcContext, FcOutcome, FcSolver};
 use crate::FcProblem;
@@ -76,7 +75,7 @@ impl LcpRoute {
         let k = dirs.len();
         let m = k + 2;
         let size = nc * m;
-        let rows = Rows::new(problem);
+        let rows = super::rows(problem);
         let (mut ri, mut ci, mut vi) = (Vec::new(), Vec::new(), Vec::new());
         let e: Vec<Vec<(usize, f64)>> = (0..d).map(|c| e_entries(c, &dirs)).collect();
         for a in 0..problem.n() {

@@ -12,9 +12,8 @@ pub mod nsgs;
 
 use faer::linalg::solvers::{PartialPivLu, Solve};
 use faer::sparse::linalg::solvers::{Lu, SymbolicLu};
-use faer::sparse::{SparseColMat, SparseRowMat, Triplet};
+use faer::sparse::{SparseColMat, Triplet};
 use faer::{Mat, MatMut};
-use signorini_lcp::Matrix;
 
 use crate::registry::FcRegistry;
 use crate::FcProblem;
@@ -31,61 +30,12 @@ pub fn register_all(r: &mut FcRegistry) {
     auto::register(r);
 }
 
-/// Rows of W as sweeps read them: the CSR of a sparse W borrowed, or a row-major copy of a
-/// dense W made once.
-#[derive(Debug)]
-pub(crate) enum Rows<'a> {
-    Sparse(&'a SparseRowMat<usize, f64>),
-    Dense { n: usize, data: Vec<f64> },
-}
+/// Rows of W as the sweeps read them: signorini-lcp's row access, on the problem's W.
+pub(crate) type Rows<'a> = signorini_lcp::linalg::sweeps::Rows<'a>;
 
-impl<'a> Rows<'a> {
-    pub(crate) fn new(problem: &'a FcProblem) -> Self {
-        match problem.w() {
-            Matrix::Sparse(s) => Rows::Sparse(s),
-            Matrix::Dense(m) => {
-                let n = m.nrows();
-                let mut data = vec![0.0; n * n];
-                for j in 0..n {
-                    for (i, &v) in m.col(j).iter().enumerate() {
-                        data[i * n + j] = v;
-                    }
-                }
-                Rows::Dense { n, data }
-            }
-        }
-    }
-
-    /// sum_j W_ij x_j.
-    #[inline]
-    pub(crate) fn dot(&self, i: usize, x: &[f64]) -> f64 {
-        match self {
-            Rows::Sparse(s) => {
-                s.col_idx_of_row_raw(i).iter().zip(s.val_of_row(i)).map(|(&j, &v)| v * x[j]).sum()
-            }
-            Rows::Dense { n, data } => {
-                data[i * n..(i + 1) * n].iter().zip(x).map(|(a, b)| a * b).sum()
-            }
-        }
-    }
-
-    /// Calls `f(j, W_ij)` for every stored entry of row i.
-    pub(crate) fn for_each(&self, i: usize, mut f: impl FnMut(usize, f64)) {
-        match self {
-            Rows::Sparse(s) => {
-                for (&j, &v) in s.col_idx_of_row_raw(i).iter().zip(s.val_of_row(i)) {
-                    f(j, v);
-                }
-            }
-            Rows::Dense { n, data } => {
-                for (j, &v) in data[i * n..(i + 1) * n].iter().enumerate() {
-                    if v != 0.0 {
-                        f(j, v);
-                    }
-                }
-            }
-        }
-    }
+/// The rows of a problem's W.
+pub(crate) fn rows(problem: &FcProblem) -> Rows<'_> {
+    Rows::of(problem.w())
 }
 
 /// A factorisation of a Newton or ADMM matrix.

@@ -151,7 +151,7 @@ impl NewtonAc {
         let d = problem.dimension();
         let n = problem.n();
         let nc = problem.n_contacts();
-        let rows = Rows::new(problem);
+        let rows = super::rows(problem);
         let w_rows: Vec<Vec<(usize, f64)>> = (0..n)
             .map(|i| {
                 let mut v = Vec::new();
@@ -282,7 +282,7 @@ mod tests {
         ];
         let q = vec![-1.0, 0.9, -0.4, -2.0, 0.01, 0.02];
         let p = FcProblem::from_dense_rows(3, &w, q, vec![0.3, 0.8]).expect("valid");
-        let rows = Rows::new(&p);
+        let rows = super::super::rows(&p);
         let w_rows: Vec<Vec<(usize, f64)>> = (0..6)
             .map(|i| {
                 let mut v = Vec::new();

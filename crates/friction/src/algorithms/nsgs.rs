@@ -144,7 +144,7 @@ impl Nsgs {
     ) -> Result<FcOutcome, SolveError> {
         let p = &self.params;
         let nc = problem.n_contacts();
-        let rows = Rows::new(problem);
+        let rows = super::rows(problem);
         let blocks: Vec<M3> = (0..nc).map(|i| problem.diagonal_block(i)).collect();
         let mut r = projected(problem, &ctx.initial_r(problem.n()));
         let mut order: Vec<usize> = (0..nc).collect();

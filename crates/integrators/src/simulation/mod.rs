@@ -134,7 +134,7 @@ impl SimulationOptions {
 #[derive(Debug, thiserror::Error)]
 pub enum SimulationError {
     /// The scene file of [`Simulation::from_path`] could not be read or is invalid.
-    #[error("{}", scene_message(path, source))]
+    #[error("{}", source.naming(path))]
     Scene {
         /// The file.
         path: PathBuf,
@@ -284,17 +284,6 @@ fn fmt_num(x: f64) -> String {
         x.to_string()
     } else {
         format!("{x:e}")
-    }
-}
-
-/// A scene error with its file named once (read errors name it already).
-fn scene_message(path: &Path, e: &SceneError) -> String {
-    let shown = path.display().to_string();
-    let text = e.to_string();
-    if text.contains(&shown) {
-        text
-    } else {
-        format!("{shown}: {text}")
     }
 }
 

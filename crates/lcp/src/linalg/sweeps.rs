@@ -31,7 +31,12 @@ pub enum Rows<'a> {
 impl<'a> Rows<'a> {
     /// Rows of the problem's M.
     pub fn new(lcp: &'a Lcp) -> Self {
-        match lcp.matrix() {
+        Self::of(lcp.matrix())
+    }
+
+    /// Rows of any matrix (signorini-friction reads W through this too).
+    pub fn of(m: &'a Matrix) -> Self {
+        match m {
             Matrix::Sparse(s) => Rows::Sparse(s),
             Matrix::Dense(d) => {
                 let n = d.nrows();
@@ -66,7 +71,7 @@ impl<'a> Rows<'a> {
         }
     }
 
-    /// Calls `f(j, m_ij)` for every stored entry of row i.
+    /// Calls `f(j, m_ij)` for every stored entry of row i (the nonzero ones of a dense M).
     pub fn for_each(&self, i: usize, mut f: impl FnMut(usize, f64)) {
         match self {
             Rows::Sparse(s) => {
@@ -76,7 +81,9 @@ impl<'a> Rows<'a> {
             }
             Rows::Dense { n, data } => {
                 for (j, &v) in data[i * n..(i + 1) * n].iter().enumerate() {
-                    f(j, v);
+                    if v != 0.0 {
+                        f(j, v);
+                    }
                 }
             }
         }
@@ -156,6 +163,25 @@ fn update(rows: &Rows<'_>, q: &[f64], diag: &[f64], omega: f64, z: &mut [f64], i
     new
 }
 
+/// One relaxed projected update of every coordinate, in the order `order` gives.
+#[inline]
+fn sweep_in(
+    rows: &Rows<'_>,
+    q: &[f64],
+    diag: &[f64],
+    omega: f64,
+    z: &mut [f64],
+    order: impl Iterator<Item = usize>,
+) -> SweepInfo {
+    let mut info = SweepInfo::ZERO;
+    for i in order {
+        let old = z[i];
+        let new = update(rows, q, diag, omega, z, i);
+        info.push(old, new);
+    }
+    info
+}
+
 /// Forward sweep i = 0..n.
 pub fn sweep_forward(
     rows: &Rows<'_>,
@@ -164,13 +190,8 @@ pub fn sweep_forward(
     omega: f64,
     z: &mut [f64],
 ) -> SweepInfo {
-    let mut info = SweepInfo::ZERO;
-    for i in 0..z.len() {
-        let old = z[i];
-        let new = update(rows, q, diag, omega, z, i);
-        info.push(old, new);
-    }
-    info
+    let n = z.len();
+    sweep_in(rows, q, diag, omega, z, 0..n)
 }
 
 /// Backward sweep i = n-1..0.
@@ -181,13 +202,8 @@ pub fn sweep_backward(
     omega: f64,
     z: &mut [f64],
 ) -> SweepInfo {
-    let mut info = SweepInfo::ZERO;
-    for i in (0..z.len()).rev() {
-        let old = z[i];
-        let new = update(rows, q, diag, omega, z, i);
-        info.push(old, new);
-    }
-    info
+    let n = z.len();
+    sweep_in(rows, q, diag, omega, z, (0..n).rev())
 }
 
 /// How the shared loop runs a splitting method.

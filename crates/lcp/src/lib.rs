@@ -40,6 +40,7 @@ pub mod problem;
 pub mod registry;
 pub mod solver;
 pub mod status;
+pub mod steps;
 
 /// The examples of this crate's README and of the workspace README, run as doctests.
 #[cfg(doctest)]

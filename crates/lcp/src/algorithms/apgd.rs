@@ -23,8 +23,11 @@
 
 use crate::linalg::symmetry::asymmetry;
 use crate::merit::norm2;
+use std::borrow::Cow;
+
 use crate::solver::{LcpSolver, Outcome, SolveContext, SolveError};
 use crate::status::Status;
+use crate::steps::{run_steps, Movement, Policy, Start, Step, Steps};
 use crate::Lcp;
 
 /// When to reset the momentum.
@@ -97,7 +100,7 @@ impl Apgd {
                 ),
             });
         }
-        Ok(self.iterate(lcp, ctx))
+        run_steps(lcp, ctx, |lcp, ctx| Ok(Start::Run(ApgdState::new(&self.params, lcp, ctx))))
     }
 }
 
@@ -112,113 +115,149 @@ fn residual(x: &[f64], w: &[f64], qnorm: f64) -> f64 {
     }
 }
 
-impl Apgd {
-    fn iterate(&self, lcp: &Lcp, ctx: &mut SolveContext<'_>) -> Outcome {
+/// The running state of `apgd`: the iterate x with Mx, the extrapolated point y with My,
+/// the momentum θ, the step 1/L, and w = Mx + q with the residual of x.
+struct ApgdState<'p> {
+    params: &'p ApgdParams,
+    qnorm: f64,
+    l: f64,
+    theta: f64,
+    x: Vec<f64>,
+    mx: Vec<f64>,
+    y: Vec<f64>,
+    my: Vec<f64>,
+    x_new: Vec<f64>,
+    mx_new: Vec<f64>,
+    w: Vec<f64>,
+    w_new: Vec<f64>,
+    residual: f64,
+}
+
+impl<'p> ApgdState<'p> {
+    fn new(params: &'p ApgdParams, lcp: &Lcp, ctx: &mut SolveContext<'_>) -> Self {
         let n = lcp.n();
-        let q = lcp.q();
-        let qnorm = norm2(q);
-        let p = &self.params;
-        let mut x = ctx.start_projected(n);
+        let x = ctx.start_projected(n);
         let mut mx = vec![0.0; n];
         ctx.mul_vec(lcp, &x, &mut mx);
-        let mut l = p.lipschitz_safety * lipschitz_estimate(lcp, ctx, p.power_iters);
+        let mut l = params.lipschitz_safety * lipschitz_estimate(lcp, ctx, params.power_iters);
         let diag_max = lcp.diag().iter().fold(0.0f64, |a, &b| a.max(b.abs()));
         if l.is_nan() || l <= 0.0 {
             l = diag_max.max(1.0);
         }
-        let mut y = x.clone();
-        let mut my = mx.clone();
-        let mut theta = 1.0f64;
-        let mut x_new = vec![0.0; n];
-        let mut mx_new = vec![0.0; n];
-        let mut w = vec![0.0; n];
-        let mut quiet = 0usize;
-        let f = |z: &[f64], mz: &[f64]| 0.5 * dot(z, mz) + dot(q, z);
-        for it in 1..=ctx.max_iter {
-            // Backtracking on L until the quadratic upper bound holds.
-            let mut backtracks = 0;
-            loop {
-                for i in 0..n {
-                    x_new[i] = (y[i] - (my[i] + q[i]) / l).max(0.0);
-                }
-                ctx.mul_vec(lcp, &x_new, &mut mx_new);
-                let mut d_md = 0.0;
-                let mut d_d = 0.0;
-                for i in 0..n {
-                    let d = x_new[i] - y[i];
-                    d_md += d * (mx_new[i] - my[i]);
-                    d_d += d * d;
-                }
-                if d_md <= l * d_d * (1.0 + 1e-12) || !d_md.is_finite() {
-                    break;
-                }
-                l *= 2.0;
-                backtracks += 1;
-                if backtracks > 200 || !l.is_finite() {
-                    let mut o = Outcome::new(x, Status::NumericalFailure, it);
-                    o.note = Some(format!("iteration {it}: backtracking on L failed (L = {l})"));
-                    return o;
-                }
-            }
+        let w: Vec<f64> = mx.iter().zip(lcp.q()).map(|(a, b)| a + b).collect();
+        let qnorm = norm2(lcp.q());
+        let residual = residual(&x, &w, qnorm);
+        Self {
+            params,
+            qnorm,
+            l,
+            theta: 1.0,
+            y: x.clone(),
+            my: mx.clone(),
+            x,
+            mx,
+            x_new: vec![0.0; n],
+            mx_new: vec![0.0; n],
+            w_new: vec![0.0; n],
+            residual,
+            w,
+        }
+    }
+}
+
+impl Steps for ApgdState<'_> {
+    fn policy(&self) -> Policy {
+        Policy {
+            stall_after: Some(3),
+            divergence_hint: " (M is not positive semidefinite?)",
+            ..Policy::named("iteration")
+        }
+    }
+
+    fn z(&self) -> Cow<'_, [f64]> {
+        Cow::Borrowed(&self.x)
+    }
+
+    fn merit(&self, _lcp: &Lcp) -> Option<(Cow<'_, [f64]>, f64)> {
+        Some((Cow::Borrowed(&self.w), self.residual))
+    }
+
+    fn step(
+        &mut self,
+        lcp: &Lcp,
+        ctx: &mut SolveContext<'_>,
+        it: usize,
+    ) -> Result<Step, SolveError> {
+        let n = lcp.n();
+        let q = lcp.q();
+        // Backtracking on L until the quadratic upper bound holds.
+        let mut backtracks = 0;
+        loop {
             for i in 0..n {
-                w[i] = mx_new[i] + q[i];
+                self.x_new[i] = (self.y[i] - (self.my[i] + q[i]) / self.l).max(0.0);
             }
-            if !x_new.iter().chain(&w).all(|v| v.is_finite()) {
-                let mut o = Outcome::new(x, Status::NumericalFailure, it);
-                o.note = Some(format!(
-                    "iteration {it}: the iterate became non-finite (M is not positive \
-                     semidefinite?)"
-                ));
-                return o;
-            }
-            let res = residual(&x_new, &w, qnorm);
-            ctx.record(lcp, it, res, &x_new);
-            if ctx.converged(lcp, &x_new, &w, res) {
-                return Outcome::new(x_new, Status::Solved, it);
-            }
-            let mut change: f64 = 0.0;
-            let mut size: f64 = 0.0;
-            let mut grad_test = 0.0;
+            ctx.mul_vec(lcp, &self.x_new, &mut self.mx_new);
+            let mut d_md = 0.0;
+            let mut d_d = 0.0;
             for i in 0..n {
-                change = change.max((x_new[i] - x[i]).abs());
-                size = size.max(x_new[i].abs());
-                grad_test += (y[i] - x_new[i]) * (x_new[i] - x[i]);
+                let d = self.x_new[i] - self.y[i];
+                d_md += d * (self.mx_new[i] - self.my[i]);
+                d_d += d * d;
             }
-            quiet = if change <= f64::EPSILON * size { quiet + 1 } else { 0 };
-            if quiet >= 3 {
-                let mut o = Outcome::new(x_new, Status::Stalled, it);
-                o.note = Some(format!(
-                    "iteration {it}: z no longer changes but the residual {res:.3e} exceeds tol \
-                     {:.1e}",
-                    ctx.tol
-                ));
-                return o;
+            if d_md <= self.l * d_d * (1.0 + 1e-12) || !d_md.is_finite() {
+                break;
             }
-            let restart = match p.restart {
-                Restart::Gradient => grad_test > 0.0,
-                Restart::Function => f(&x_new, &mx_new) > f(&x, &mx),
-                Restart::None => false,
-            };
-            if restart {
-                theta = 1.0;
-                y.copy_from_slice(&x_new);
-                my.copy_from_slice(&mx_new);
-            } else {
-                let theta_next = 0.5 * (1.0 + (1.0 + 4.0 * theta * theta).sqrt());
-                let beta = (theta - 1.0) / theta_next;
-                theta = theta_next;
-                for i in 0..n {
-                    y[i] = x_new[i] + beta * (x_new[i] - x[i]);
-                    my[i] = mx_new[i] + beta * (mx_new[i] - mx[i]);
-                }
-            }
-            std::mem::swap(&mut x, &mut x_new);
-            std::mem::swap(&mut mx, &mut mx_new);
-            if ctx.time_exceeded() {
-                return Outcome::new(x, Status::TimeLimit, it);
+            self.l *= 2.0;
+            backtracks += 1;
+            if backtracks > 200 || !self.l.is_finite() {
+                let note = format!("iteration {it}: backtracking on L failed (L = {})", self.l);
+                return Ok(Step::End { status: Status::NumericalFailure, note: Some(note) });
             }
         }
-        Outcome::new(x, Status::MaxIterations, ctx.max_iter)
+        for i in 0..n {
+            self.w_new[i] = self.mx_new[i] + q[i];
+        }
+        if !self.x_new.iter().chain(&self.w_new).all(|v| v.is_finite()) {
+            return Ok(Step::Taken { measure: Some(f64::NAN), movement: None, check: false });
+        }
+        let res = residual(&self.x_new, &self.w_new, self.qnorm);
+        let (x, x_new, y) = (&self.x, &self.x_new, &self.y);
+        let mut change: f64 = 0.0;
+        let mut size: f64 = 0.0;
+        let mut grad_test = 0.0;
+        for i in 0..n {
+            change = change.max((x_new[i] - x[i]).abs());
+            size = size.max(x_new[i].abs());
+            grad_test += (y[i] - x_new[i]) * (x_new[i] - x[i]);
+        }
+        let f = |z: &[f64], mz: &[f64]| 0.5 * dot(z, mz) + dot(q, z);
+        let restart = match self.params.restart {
+            Restart::Gradient => grad_test > 0.0,
+            Restart::Function => f(&self.x_new, &self.mx_new) > f(&self.x, &self.mx),
+            Restart::None => false,
+        };
+        if restart {
+            self.theta = 1.0;
+            self.y.copy_from_slice(&self.x_new);
+            self.my.copy_from_slice(&self.mx_new);
+        } else {
+            let theta_next = 0.5 * (1.0 + (1.0 + 4.0 * self.theta * self.theta).sqrt());
+            let beta = (self.theta - 1.0) / theta_next;
+            self.theta = theta_next;
+            for i in 0..n {
+                self.y[i] = self.x_new[i] + beta * (self.x_new[i] - self.x[i]);
+                self.my[i] = self.mx_new[i] + beta * (self.mx_new[i] - self.mx[i]);
+            }
+        }
+        std::mem::swap(&mut self.x, &mut self.x_new);
+        std::mem::swap(&mut self.mx, &mut self.mx_new);
+        std::mem::swap(&mut self.w, &mut self.w_new);
+        self.residual = res;
+        Ok(Step::Taken {
+            measure: Some(res),
+            movement: Some(Movement { change, size }),
+            check: true,
+        })
     }
 }
 

@@ -231,7 +231,7 @@ impl Bpgs {
             info
         };
         let settings = LoopSettings { check_every: self.params.check_every, matvecs_per_sweep: 1 };
-        let mut out = iterate(lcp, ctx, ctx.start_projected(n), settings, sweep, None);
+        let mut out = iterate(lcp, ctx, ctx.start_projected(n), settings, sweep, None)?;
         if let Some(msg) = failure {
             out.status = Status::NumericalFailure;
             out.note = Some(msg);

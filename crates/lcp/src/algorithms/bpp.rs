@@ -39,8 +39,11 @@ use faer::sparse::{SparseColMat, Triplet};
 use faer::{Mat, Side};
 
 use crate::linalg::symmetry::is_symmetric;
+use std::borrow::Cow;
+
 use crate::solver::{Outcome, SolveContext, SolveError};
 use crate::status::Status;
+use crate::steps::{run_steps, Policy, Start, Step, Steps};
 use crate::{Lcp, Matrix};
 
 /// Default merit tolerance of `bpp`.
@@ -78,7 +81,7 @@ impl Bpp {
             ctx.memory_budget,
             "bpp: dense M_FF and its factors",
         )?;
-        Ok(run_bpp(lcp, ctx, &self.params))
+        run_bpp(lcp, ctx, &self.params)
     }
 }
 
@@ -257,76 +260,115 @@ fn infeasible_set(lcp: &Lcp, in_free: &[bool], z: &[f64], mz: &[f64], feas_tol: 
     (0..lcp.n()).filter(|&i| if in_free[i] { z[i] < -tz } else { mz[i] + q[i] < -tw }).collect()
 }
 
-fn run_bpp(lcp: &Lcp, ctx: &mut SolveContext<'_>, params: &BppParams) -> Outcome {
-    let n = lcp.n();
-    let symmetric = is_symmetric(lcp, 1e-12);
-    let row_abs = row_abs_sums(lcp);
-    let mut in_free: Vec<bool> = match ctx.warm_start {
-        Some(z0) => z0.iter().map(|&v| v > 0.0).collect(),
-        None => vec![false; n],
-    };
-    let mut best = usize::MAX;
-    let mut credits = params.max_block_failures;
-    let mut pivots = 0usize;
-    let mut z_last = vec![0.0; n];
-    let mut mz = vec![0.0; n];
-    for it in 1..=ctx.max_iter {
-        if ctx.time_exceeded() {
-            return outcome(z_last, Status::TimeLimit, it - 1, pivots);
-        }
-        let free: Vec<usize> = (0..n).filter(|&i| in_free[i]).collect();
-        let z = match solve_free_set(lcp, &free, symmetric, &mut ctx.factorizations) {
+/// The running state of `bpp`: the free set, the best infeasibility count so far with the
+/// block-pivot credits left, the pivots taken and the last iterate (projected onto z >= 0).
+struct BppState<'p> {
+    params: &'p BppParams,
+    symmetric: bool,
+    row_abs: Vec<f64>,
+    in_free: Vec<bool>,
+    best: usize,
+    credits: usize,
+    pivots: usize,
+    z_last: Vec<f64>,
+    mz: Vec<f64>,
+}
+
+impl BppState<'_> {
+    /// The end of a run whose subsystem could not be solved: the last iterate, unjudged.
+    fn failed(&self, it: usize) -> Step {
+        Step::Done(Outcome::new(self.z_last.clone(), Status::NumericalFailure, it))
+    }
+}
+
+impl Steps for BppState<'_> {
+    fn policy(&self) -> Policy {
+        Policy::named("iteration")
+    }
+
+    fn z(&self) -> Cow<'_, [f64]> {
+        Cow::Borrowed(&self.z_last)
+    }
+
+    fn step(
+        &mut self,
+        lcp: &Lcp,
+        ctx: &mut SolveContext<'_>,
+        it: usize,
+    ) -> Result<Step, SolveError> {
+        let n = lcp.n();
+        let free: Vec<usize> = (0..n).filter(|&i| self.in_free[i]).collect();
+        let z = match solve_free_set(lcp, &free, self.symmetric, &mut ctx.factorizations) {
             Ok(z) => z,
             // A warm start whose support gives a singular M_FF is dropped for a cold start.
             Err(_) if it == 1 && !free.is_empty() => {
-                in_free.iter_mut().for_each(|f| *f = false);
-                continue;
+                self.in_free.iter_mut().for_each(|f| *f = false);
+                return Ok(Step::Taken { measure: None, movement: None, check: false });
             }
-            Err(_) => return outcome(z_last, Status::NumericalFailure, it, pivots),
+            Err(_) => return Ok(self.failed(it)),
         };
-        ctx.mul_vec(lcp, &z, &mut mz);
-        if check_subsystem(lcp, &free, &z, &mz, &row_abs).is_err() {
-            return outcome(z_last, Status::NumericalFailure, it, pivots);
+        ctx.mul_vec(lcp, &z, &mut self.mz);
+        if check_subsystem(lcp, &free, &z, &self.mz, &self.row_abs).is_err() {
+            return Ok(self.failed(it));
         }
-        let h = infeasible_set(lcp, &in_free, &z, &mz, params.feas_tol);
-        ctx.record(lcp, it, h.len() as f64, &z);
+        let h = infeasible_set(lcp, &self.in_free, &z, &self.mz, self.params.feas_tol);
+        // Round-off negatives of z_F within the sign tolerance are zeros.
+        self.z_last = z.into_iter().map(|v| v.max(0.0)).collect();
         if h.is_empty() {
-            // Round-off negatives of z_F within the sign tolerance are zeros.
-            let z: Vec<f64> = z.into_iter().map(|v| v.max(0.0)).collect();
-            let (w, merit) = ctx.evaluate(lcp, &z);
-            let ok = ctx.converged(lcp, &z, &w, merit.residual);
-            let status = if ok { Status::Solved } else { Status::NumericalFailure };
-            return outcome(z, status, it, pivots);
+            // A complementary basis: solved if the driver's test passes.
+            return Ok(Step::end(Status::NumericalFailure));
         }
-        let block = if h.len() < best {
-            best = h.len();
-            credits = params.max_block_failures;
+        let block = if h.len() < self.best {
+            self.best = h.len();
+            self.credits = self.params.max_block_failures;
             true
-        } else if credits > 0 {
-            credits -= 1;
+        } else if self.credits > 0 {
+            self.credits -= 1;
             true
         } else {
             false
         };
         if block {
             for &i in &h {
-                in_free[i] = !in_free[i];
+                self.in_free[i] = !self.in_free[i];
             }
-            pivots += h.len();
+            self.pivots += h.len();
         } else {
             // Murty's least-index rule; h is ascending.
-            in_free[h[0]] = !in_free[h[0]];
-            pivots += 1;
+            self.in_free[h[0]] = !self.in_free[h[0]];
+            self.pivots += 1;
         }
-        z_last = z.into_iter().map(|v| v.max(0.0)).collect();
+        Ok(Step::unchecked(h.len() as f64))
     }
-    outcome(z_last, Status::MaxIterations, ctx.max_iter, pivots)
+
+    fn finish(self, mut outcome: Outcome) -> Outcome {
+        outcome.pivots = Some(self.pivots);
+        outcome
+    }
 }
 
-fn outcome(z: Vec<f64>, status: Status, iterations: usize, pivots: usize) -> Outcome {
-    let mut o = Outcome::new(z, status, iterations);
-    o.pivots = Some(pivots);
-    o
+fn run_bpp(
+    lcp: &Lcp,
+    ctx: &mut SolveContext<'_>,
+    params: &BppParams,
+) -> Result<Outcome, SolveError> {
+    run_steps(lcp, ctx, |lcp, ctx| {
+        let n = lcp.n();
+        Ok(Start::Run(BppState {
+            params,
+            symmetric: is_symmetric(lcp, 1e-12),
+            row_abs: row_abs_sums(lcp),
+            in_free: match ctx.warm_start {
+                Some(z0) => z0.iter().map(|&v| v > 0.0).collect(),
+                None => vec![false; n],
+            },
+            best: usize::MAX,
+            credits: params.max_block_failures,
+            pivots: 0,
+            z_last: vec![0.0; n],
+            mz: vec![0.0; n],
+        }))
+    })
 }
 
 #[cfg(test)]

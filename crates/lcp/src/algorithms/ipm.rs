@@ -27,8 +27,11 @@
 
 use crate::linalg::jacobian_system::{JacobianSystem, KrylovSettings, LinearSolver};
 use crate::merit::{merit_scale, min_map_norm, norm2};
+use std::borrow::Cow;
+
 use crate::solver::{Outcome, SolveContext, SolveError};
 use crate::status::Status;
+use crate::steps::{run_steps, Policy, Start, Step, Steps};
 use crate::{Lcp, Matrix};
 
 crate::solver_params! {
@@ -114,93 +117,144 @@ impl Ipm {
             ctx.memory_budget,
             "ipm: dense Newton matrix and its LU factors",
         )?;
-        let mut z = match ctx.warm_start {
-            Some(z0) => z0.to_vec(),
-            None => vec![1.0; n],
-        };
-        let mut w = vec![0.0; n];
-        ctx.mul_vec(lcp, &z, &mut w);
-        for (wi, qi) in w.iter_mut().zip(lcp.q()) {
-            *wi += qi;
+        run_steps(lcp, ctx, |lcp, ctx| {
+            let mut z = match ctx.warm_start {
+                Some(z0) => z0.to_vec(),
+                None => vec![1.0; n],
+            };
+            let mut w = vec![0.0; n];
+            ctx.mul_vec(lcp, &z, &mut w);
+            for (wi, qi) in w.iter_mut().zip(lcp.q()) {
+                *wi += qi;
+            }
+            shift_into_interior(&mut z, &mut w);
+            let scale = merit_scale(lcp);
+            let mut state = IpmState {
+                step_fraction: self.params.step_fraction,
+                z_scale: norm2(&z).max(scale).max(1.0),
+                scale,
+                z,
+                w,
+                sys: JacobianSystem::new(
+                    lcp,
+                    LinearSolver::Direct,
+                    KrylovSettings { restart: 1, max_iter: 1 },
+                ),
+                m_norm: frobenius(lcp),
+                w_true: vec![0.0; n],
+                r: vec![0.0; n],
+                residual: f64::INFINITY,
+                tiny_steps: 0,
+            };
+            state.measure(lcp, ctx);
+            Ok(Start::Run(state))
+        })
+    }
+}
+
+/// The running state of `ipm`: the interior pair (z, w), with w carried by the steps, and
+/// the true w = Mz + q with the infeasibility r = w_true − w and the residual of z.
+struct IpmState {
+    step_fraction: f64,
+    z_scale: f64,
+    scale: f64,
+    z: Vec<f64>,
+    w: Vec<f64>,
+    sys: JacobianSystem,
+    m_norm: f64,
+    w_true: Vec<f64>,
+    r: Vec<f64>,
+    residual: f64,
+    tiny_steps: usize,
+}
+
+impl IpmState {
+    /// w_true = Mz + q (one product), r = w_true − w and the residual of z.
+    fn measure(&mut self, lcp: &Lcp, ctx: &mut SolveContext<'_>) {
+        ctx.mul_vec(lcp, &self.z, &mut self.w_true);
+        for i in 0..lcp.n() {
+            self.w_true[i] += lcp.q()[i];
+            self.r[i] = self.w_true[i] - self.w[i];
         }
-        shift_into_interior(&mut z, &mut w);
-        let scale = merit_scale(lcp);
-        let z_scale = norm2(&z).max(scale).max(1.0);
-        let mut sys = JacobianSystem::new(
-            lcp,
-            LinearSolver::Direct,
-            KrylovSettings { restart: 1, max_iter: 1 },
-        );
-        let m_norm = frobenius(lcp);
+        self.residual = min_map_norm(&self.z, &self.w_true) / self.scale;
+    }
+}
+
+impl Steps for IpmState {
+    fn policy(&self) -> Policy {
+        Policy { check_start: true, ..Policy::named("iteration") }
+    }
+
+    fn z(&self) -> Cow<'_, [f64]> {
+        Cow::Borrowed(&self.z)
+    }
+
+    fn merit(&self, _lcp: &Lcp) -> Option<(Cow<'_, [f64]>, f64)> {
+        Some((Cow::Borrowed(&self.w_true), self.residual))
+    }
+
+    fn step(
+        &mut self,
+        lcp: &Lcp,
+        ctx: &mut SolveContext<'_>,
+        _: usize,
+    ) -> Result<Step, SolveError> {
+        let n = lcp.n();
+        let (z, w) = (&mut self.z, &mut self.w);
+        let mu = z.iter().zip(w.iter()).map(|(a, b)| a * b).sum::<f64>() / n as f64;
+        let d: Vec<f64> = (0..n).map(|i| w[i] / z[i]).collect();
         let ones = vec![1.0; n];
-        let mut d = vec![0.0; n];
-        let mut w_true = vec![0.0; n];
-        let mut r = vec![0.0; n];
-        let mut tiny_steps = 0;
-        let mut iterations = 0;
-        loop {
-            ctx.mul_vec(lcp, &z, &mut w_true);
-            for i in 0..n {
-                w_true[i] += lcp.q()[i];
-                r[i] = w_true[i] - w[i];
-            }
-            let residual = min_map_norm(&z, &w_true) / scale;
-            if iterations > 0 {
-                ctx.record(lcp, iterations, residual, &z);
-            }
-            if let Some(status) = ctx.stop(lcp, &z, &w_true, residual, iterations) {
-                return Ok(Outcome::new(z, status, iterations));
-            }
-            if norm2(&z) > 1e12 * z_scale || tiny_steps >= 10 {
-                return Ok(Outcome::new(z, Status::Stalled, iterations));
-            }
-            iterations += 1;
-            let mu = z.iter().zip(&w).map(|(a, b)| a * b).sum::<f64>() / n as f64;
-            for i in 0..n {
-                d[i] = w[i] / z[i];
-            }
-            if sys.factor(lcp, &d, &ones, ctx).is_err() {
-                return Ok(Outcome::new(z, Status::NumericalFailure, iterations));
-            }
-            let rc_aff: Vec<f64> = z.iter().zip(&w).map(|(a, b)| -a * b).collect();
-            let aff = match direction(lcp, &mut sys, &z, &r, &rc_aff, m_norm, ctx) {
-                Ok(dir) => dir,
-                // A failed solve or proof of non-monotonicity: the method does not apply.
-                Err(Breakdown::Linear | Breakdown::NotMonotone) => {
-                    return Ok(Outcome::new(z, Status::NumericalFailure, iterations));
-                }
-            };
-            let alpha_aff =
-                step_to_boundary(&z, &aff.dz).min(step_to_boundary(&w, &aff.dw)).min(1.0);
-            let mu_aff = (0..n)
-                .map(|i| (z[i] + alpha_aff * aff.dz[i]) * (w[i] + alpha_aff * aff.dw[i]))
-                .sum::<f64>()
-                / n as f64;
-            let sigma = (mu_aff / mu).clamp(0.0, 1.0).powi(3);
-            let rc: Vec<f64> =
-                (0..n).map(|i| rc_aff[i] - aff.dz[i] * aff.dw[i] + sigma * mu).collect();
-            let dir = match direction(lcp, &mut sys, &z, &r, &rc, m_norm, ctx) {
-                Ok(dir) => dir,
-                Err(_) => return Ok(Outcome::new(z, Status::NumericalFailure, iterations)),
-            };
-            // Mehrotra's step length: a fraction η of the (uncapped) step to the boundary,
-            // capped at the full step 1, with η -> 1 as the merit falls (η = max(step_fraction,
-            // 1 - residual), kept below 1). Capping the boundary step at 1 before taking the
-            // fraction forced α <= step_fraction even where the full step is interior, which
-            // made the tail linear (merit / 100 per iteration): psd_singular_n100_r30_s7 then
-            // hit the round-off of the curvature test one step short of 1e-10.
-            let alpha_max = step_to_boundary(&z, &dir.dz).min(step_to_boundary(&w, &dir.dw));
-            let eta = self.params.step_fraction.max(1.0 - residual).min(MAX_STEP_FRACTION);
-            let alpha = (eta * alpha_max).min(1.0);
-            tiny_steps = if alpha < 1e-8 { tiny_steps + 1 } else { 0 };
-            for i in 0..n {
-                z[i] += alpha * dir.dz[i];
-                w[i] += alpha * dir.dw[i];
-                // Round-off must not leave the open orthant.
-                z[i] = z[i].max(f64::MIN_POSITIVE);
-                w[i] = w[i].max(f64::MIN_POSITIVE);
-            }
+        if self.sys.factor(lcp, &d, &ones, ctx).is_err() {
+            return Ok(Step::end(Status::NumericalFailure));
         }
+        let rc_aff: Vec<f64> = z.iter().zip(w.iter()).map(|(a, b)| -a * b).collect();
+        let aff = match direction(lcp, &mut self.sys, z, &self.r, &rc_aff, self.m_norm, ctx) {
+            Ok(dir) => dir,
+            // A failed solve or proof of non-monotonicity: the method does not apply.
+            Err(Breakdown::Linear | Breakdown::NotMonotone) => {
+                return Ok(Step::end(Status::NumericalFailure));
+            }
+        };
+        let alpha_aff = step_to_boundary(z, &aff.dz).min(step_to_boundary(w, &aff.dw)).min(1.0);
+        let mu_aff = (0..n)
+            .map(|i| (z[i] + alpha_aff * aff.dz[i]) * (w[i] + alpha_aff * aff.dw[i]))
+            .sum::<f64>()
+            / n as f64;
+        let sigma = (mu_aff / mu).clamp(0.0, 1.0).powi(3);
+        let rc: Vec<f64> = (0..n).map(|i| rc_aff[i] - aff.dz[i] * aff.dw[i] + sigma * mu).collect();
+        let dir = match direction(lcp, &mut self.sys, z, &self.r, &rc, self.m_norm, ctx) {
+            Ok(dir) => dir,
+            Err(_) => return Ok(Step::end(Status::NumericalFailure)),
+        };
+        // Mehrotra's step length: a fraction η of the (uncapped) step to the boundary,
+        // capped at the full step 1, with η -> 1 as the merit falls (η = max(step_fraction,
+        // 1 - residual), kept below 1). Capping the boundary step at 1 before taking the
+        // fraction forced α <= step_fraction even where the full step is interior, which
+        // made the tail linear (merit / 100 per iteration): psd_singular_n100_r30_s7 then
+        // hit the round-off of the curvature test one step short of 1e-10.
+        let alpha_max = step_to_boundary(z, &dir.dz).min(step_to_boundary(w, &dir.dw));
+        let eta = self.step_fraction.max(1.0 - self.residual).min(MAX_STEP_FRACTION);
+        let alpha = (eta * alpha_max).min(1.0);
+        self.tiny_steps = if alpha < 1e-8 { self.tiny_steps + 1 } else { 0 };
+        for i in 0..n {
+            z[i] += alpha * dir.dz[i];
+            w[i] += alpha * dir.dw[i];
+            // Round-off must not leave the open orthant.
+            z[i] = z[i].max(f64::MIN_POSITIVE);
+            w[i] = w[i].max(f64::MIN_POSITIVE);
+        }
+        self.measure(lcp, ctx);
+        if norm2(&self.z) > 1e12 * self.z_scale || self.tiny_steps >= 10 {
+            return Ok(Step::End {
+                status: Status::Stalled,
+                note: Some(if self.tiny_steps >= 10 {
+                    "ten steps in a row shorter than 1e-8".into()
+                } else {
+                    "||z|| grew beyond 1e12 times its starting scale".into()
+                }),
+            });
+        }
+        Ok(Step::checked(self.residual))
     }
 }
 

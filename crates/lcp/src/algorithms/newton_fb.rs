@@ -29,8 +29,11 @@
 
 use crate::linalg::jacobian_system::{JacobianSystem, KrylovSettings, LinearSolver};
 use crate::merit::{merit_scale, min_map_norm, norm2};
+use std::borrow::Cow;
+
 use crate::solver::{Outcome, SolveContext, SolveError};
 use crate::status::Status;
+use crate::steps::{run_steps, Policy, Start, Step, Steps};
 use crate::Lcp;
 
 impl NewtonFbParams {
@@ -83,20 +86,22 @@ pub(crate) fn psi(z: &[f64], w: &[f64]) -> f64 {
     0.5 * z.iter().zip(w).map(|(&a, &b)| fb(a, b).powi(2)).sum::<f64>()
 }
 
-/// The end of a run at a stationary point of the merit: `solved` when z passes the driver's
-/// test after all, else `stalled`.
-pub(crate) fn stationary(
-    lcp: &Lcp,
-    ctx: &SolveContext<'_>,
-    z: Vec<f64>,
-    w: &[f64],
-    scale: f64,
-    iterations: usize,
-) -> Outcome {
-    let residual = min_map_norm(&z, w) / scale;
-    let status = if ctx.converged(lcp, &z, w, residual) { Status::Solved } else { Status::Stalled };
-    Outcome::new(z, status, iterations)
+/// The min-map residual of (z, w) and w itself, for the driver's test of a Newton iterate.
+pub(crate) fn newton_merit<'a>(z: &[f64], w: &'a [f64], scale: f64) -> (Cow<'a, [f64]>, f64) {
+    (Cow::Borrowed(w), min_map_norm(z, w) / scale)
 }
+
+/// What the driver says when a Newton method stops at a stationary point of its merit.
+pub(crate) fn stationary() -> Step {
+    Step::End {
+        status: Status::Stalled,
+        note: Some("a stationary point of the merit that does not solve the LCP".into()),
+    }
+}
+
+/// How the driver runs a Newton method: the start is tested (a warm start at a solution takes
+/// no iteration), a step is an iteration.
+pub(crate) const NEWTON_POLICY: Policy = Policy { check_start: true, ..Policy::named("iteration") };
 
 /// How one globalised Fischer–Burmeister step ended.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -295,27 +300,53 @@ impl NewtonFb {
                 "newton-fb: dense Jacobian and its LU factors",
             )?;
         }
-        let mut z = ctx.start(lcp.n());
-        let mut w = vec![0.0; lcp.n()];
-        ctx.mul_vec(lcp, &z, &mut w);
-        for (wi, qi) in w.iter_mut().zip(lcp.q()) {
-            *wi += qi;
-        }
-        let scale = merit_scale(lcp);
-        let mut work = FbWork::new(lcp, self.params.linear, self.params.krylov());
-        let mut iterations = 0;
-        loop {
-            let residual = min_map_norm(&z, &w) / scale;
-            if let Some(status) = ctx.stop(lcp, &z, &w, residual, iterations) {
-                return Ok(Outcome::new(z, status, iterations));
+        run_steps(lcp, ctx, |lcp, ctx| {
+            let z = ctx.start(lcp.n());
+            let mut w = vec![0.0; lcp.n()];
+            ctx.mul_vec(lcp, &z, &mut w);
+            for (wi, qi) in w.iter_mut().zip(lcp.q()) {
+                *wi += qi;
             }
-            iterations += 1;
-            let step = work.step(lcp, &self.params, &mut z, &mut w, ctx);
-            ctx.record(lcp, iterations, (2.0 * psi(&z, &w)).sqrt(), &z);
-            if step == FbStep::Stationary {
-                return Ok(stationary(lcp, ctx, z, &w, scale, iterations));
-            }
-        }
+            let work = FbWork::new(lcp, self.params.linear, self.params.krylov());
+            Ok(Start::Run(FbState { params: &self.params, z, w, scale: merit_scale(lcp), work }))
+        })
+    }
+}
+
+/// The running state of `newton-fb`: z, w = Mz + q carried along the steps, the workspace.
+struct FbState<'p> {
+    params: &'p NewtonFbParams,
+    z: Vec<f64>,
+    w: Vec<f64>,
+    scale: f64,
+    work: FbWork,
+}
+
+impl Steps for FbState<'_> {
+    fn policy(&self) -> Policy {
+        NEWTON_POLICY
+    }
+
+    fn z(&self) -> Cow<'_, [f64]> {
+        Cow::Borrowed(&self.z)
+    }
+
+    fn merit(&self, _lcp: &Lcp) -> Option<(Cow<'_, [f64]>, f64)> {
+        Some(newton_merit(&self.z, &self.w, self.scale))
+    }
+
+    fn step(
+        &mut self,
+        lcp: &Lcp,
+        ctx: &mut SolveContext<'_>,
+        _: usize,
+    ) -> Result<Step, SolveError> {
+        let step = self.work.step(lcp, self.params, &mut self.z, &mut self.w, ctx);
+        let measure = (2.0 * psi(&self.z, &self.w)).sqrt();
+        Ok(match step {
+            FbStep::Taken => Step::checked(measure),
+            FbStep::Stationary => stationary(),
+        })
     }
 }
 

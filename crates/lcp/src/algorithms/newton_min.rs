@@ -32,13 +32,18 @@
 //! Warm start: the given z is the starting point; cold start z = 0. History measure:
 //! ||min(z, w)||_2 (not normalised) after the step.
 
-use crate::algorithms::newton_fb::{stationary, FbStep, FbWork, NewtonFbParams};
+use std::borrow::Cow;
+
+use crate::algorithms::newton_fb::{
+    newton_merit, stationary, FbStep, FbWork, NewtonFbParams, NEWTON_POLICY,
+};
 use crate::linalg::jacobian_system::{
     JacobianSystem, KrylovSettings, LinearSolver, PrincipalCholesky,
 };
 use crate::merit::{merit_scale, min_map_norm};
 use crate::solver::{Outcome, SolveContext, SolveError};
 use crate::status::Status;
+use crate::steps::{run_steps, Policy, Start, Step, Steps};
 use crate::{Lcp, Matrix};
 
 /// How Newton-min is globalised.
@@ -271,57 +276,97 @@ impl NewtonMin {
                 "newton-min: dense Jacobian and its LU factors",
             )?;
         }
-        let mut z = ctx.start(lcp.n());
-        let mut work = MinWork::new(lcp, self.params.linear);
-        let presweeps =
-            self.params.presweeps.unwrap_or(if work.chol.is_some() { AUTO_PRESWEEPS } else { 0 });
-        projected_gauss_seidel(lcp, &mut z, presweeps, ctx);
-        let mut w = vec![0.0; lcp.n()];
-        ctx.mul_vec(lcp, &z, &mut w);
-        for (wi, qi) in w.iter_mut().zip(lcp.q()) {
-            *wi += qi;
+        run_steps(lcp, ctx, |lcp, ctx| {
+            let mut z = ctx.start(lcp.n());
+            let work = MinWork::new(lcp, self.params.linear);
+            let presweeps = self.params.presweeps.unwrap_or(if work.chol.is_some() {
+                AUTO_PRESWEEPS
+            } else {
+                0
+            });
+            projected_gauss_seidel(lcp, &mut z, presweeps, ctx);
+            let mut w = vec![0.0; lcp.n()];
+            ctx.mul_vec(lcp, &z, &mut w);
+            for (wi, qi) in w.iter_mut().zip(lcp.q()) {
+                *wi += qi;
+            }
+            let fb_params = NewtonFbParams {
+                sigma: self.params.sigma,
+                beta: self.params.beta,
+                ..NewtonFbParams::default()
+            };
+            Ok(Start::Run(MinState {
+                params: &self.params,
+                fb_params,
+                z,
+                w,
+                scale: merit_scale(lcp),
+                work,
+                fb: None,
+                safeguard_from: None,
+            }))
+        })
+    }
+}
+
+/// The running state of `newton-min`.
+struct MinState<'p> {
+    params: &'p NewtonMinParams,
+    fb_params: NewtonFbParams,
+    z: Vec<f64>,
+    w: Vec<f64>,
+    scale: f64,
+    work: MinWork,
+    /// The Fischer–Burmeister safeguard's workspace, built when first needed.
+    fb: Option<FbWork>,
+    /// θ at the switch to safeguard steps; `None` while in Newton-min mode.
+    safeguard_from: Option<f64>,
+}
+
+impl Steps for MinState<'_> {
+    fn policy(&self) -> Policy {
+        NEWTON_POLICY
+    }
+
+    fn z(&self) -> Cow<'_, [f64]> {
+        Cow::Borrowed(&self.z)
+    }
+
+    fn merit(&self, _lcp: &Lcp) -> Option<(Cow<'_, [f64]>, f64)> {
+        Some(newton_merit(&self.z, &self.w, self.scale))
+    }
+
+    fn step(
+        &mut self,
+        lcp: &Lcp,
+        ctx: &mut SolveContext<'_>,
+        _: usize,
+    ) -> Result<Step, SolveError> {
+        let theta = 0.5 * min_map_norm(&self.z, &self.w).powi(2);
+        if let Some(theta_switch) = self.safeguard_from {
+            if theta <= (1.0 - self.params.sigma) * theta_switch {
+                self.safeguard_from = None;
+            }
         }
-        let scale = merit_scale(lcp);
-        let fb_params = NewtonFbParams {
-            sigma: self.params.sigma,
-            beta: self.params.beta,
-            ..NewtonFbParams::default()
-        };
-        let mut fb: Option<FbWork> = None;
-        // θ at the switch to safeguard steps; `None` while in Newton-min mode.
-        let mut safeguard_from: Option<f64> = None;
-        let mut iterations = 0;
-        loop {
-            let residual = min_map_norm(&z, &w) / scale;
-            if let Some(status) = ctx.stop(lcp, &z, &w, residual, iterations) {
-                return Ok(Outcome::new(z, status, iterations));
-            }
-            iterations += 1;
-            let theta = 0.5 * (residual * scale).powi(2);
-            if let Some(theta_switch) = safeguard_from {
-                if theta <= (1.0 - self.params.sigma) * theta_switch {
-                    safeguard_from = None;
+        if self.safeguard_from.is_none() {
+            match self.work.step(lcp, self.params, &mut self.z, &mut self.w, ctx) {
+                MinStep::Taken => return Ok(Step::checked(min_map_norm(&self.z, &self.w))),
+                MinStep::Failed if self.params.globalization == Globalization::None => {
+                    return Ok(Step::End {
+                        status: Status::NumericalFailure,
+                        note: Some("the Newton-min system is singular or gives no step".into()),
+                    });
                 }
-            }
-            if safeguard_from.is_none() {
-                match work.step(lcp, &self.params, &mut z, &mut w, ctx) {
-                    MinStep::Taken => {
-                        ctx.record(lcp, iterations, min_map_norm(&z, &w), &z);
-                        continue;
-                    }
-                    MinStep::Failed if self.params.globalization == Globalization::None => {
-                        return Ok(Outcome::new(z, Status::NumericalFailure, iterations));
-                    }
-                    MinStep::Failed => safeguard_from = Some(theta),
-                }
-            }
-            let fbw = fb.get_or_insert_with(|| FbWork::new(lcp, self.params.linear, KRYLOV));
-            let step = fbw.step(lcp, &fb_params, &mut z, &mut w, ctx);
-            ctx.record(lcp, iterations, min_map_norm(&z, &w), &z);
-            if step == FbStep::Stationary {
-                return Ok(stationary(lcp, ctx, z, &w, scale, iterations));
+                MinStep::Failed => self.safeguard_from = Some(theta),
             }
         }
+        let linear = self.params.linear;
+        let fbw = self.fb.get_or_insert_with(|| FbWork::new(lcp, linear, KRYLOV));
+        let step = fbw.step(lcp, &self.fb_params, &mut self.z, &mut self.w, ctx);
+        Ok(match step {
+            FbStep::Stationary => stationary(),
+            FbStep::Taken => Step::checked(min_map_norm(&self.z, &self.w)),
+        })
     }
 }
 

@@ -63,7 +63,7 @@ fn run_sweeps(
         Direction::Symmetric => sweep_forward(&rows, q, &diag, omega, z)
             .merge(sweep_backward(&rows, q, &diag, omega, z)),
     };
-    Ok(iterate(lcp, ctx, z, settings, sweep, None))
+    iterate(lcp, ctx, z, settings, sweep, None)
 }
 
 /// Default merit tolerance of the splitting methods.

@@ -202,14 +202,14 @@ impl ColoredSystem {
 }
 
 impl PgsColored {
-    fn run_in_pool(&self, lcp: &Lcp, ctx: &mut SolveContext<'_>) -> Outcome {
+    fn run_in_pool(&self, lcp: &Lcp, ctx: &mut SolveContext<'_>) -> Result<Outcome, SolveError> {
         let n = lcp.n();
         let diag = match positive_diagonal(&Rows::new(lcp), n) {
             Ok(d) => d,
             Err(msg) => {
                 let mut o = Outcome::new(vec![0.0; n], Status::NumericalFailure, 0);
                 o.note = Some(msg);
-                return o;
+                return Ok(o);
             }
         };
         let sys = ColoredSystem::new(lcp, &diag);
@@ -230,7 +230,7 @@ impl PgsColored {
             "pgs-colored: row-major copy of M",
         )?;
         if self.params.threads == 0 {
-            return Ok(self.run_in_pool(lcp, ctx));
+            return self.run_in_pool(lcp, ctx);
         }
         let pool = rayon::ThreadPoolBuilder::new()
             .num_threads(self.params.threads)
@@ -241,7 +241,7 @@ impl PgsColored {
                     self.params.threads
                 ))
             })?;
-        Ok(pool.install(|| self.run_in_pool(lcp, ctx)))
+        pool.install(|| self.run_in_pool(lcp, ctx))
     }
 }
 

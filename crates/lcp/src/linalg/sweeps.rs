@@ -3,14 +3,16 @@
 //! place and copies a dense M once into row-major order; [`sweep_forward`] and
 //! [`sweep_backward`] are the relaxed projected Gauss–Seidel updates
 //! $z_i \leftarrow \max(0,\; z_i - \omega\, w_i / m_{ii})$ (Cottle, Pang, Stone 1992, §5.2);
-//! [`iterate`] is the loop they all run (sweep, cheap measure, exact merit every
-//! `check_every` sweeps, stop on success, round-off stagnation, divergence, time or iteration
-//! limit).
+//! [`iterate`] runs them as steps of the one driver ([`run_steps`]: sweep, cheap measure,
+//! exact merit every `check_every` sweeps, stop on success, round-off stagnation, divergence,
+//! time or iteration limit).
 
 use faer::sparse::SparseRowMat;
 
-use crate::solver::{Outcome, SolveContext};
-use crate::status::Status;
+use std::borrow::Cow;
+
+use crate::solver::{Outcome, SolveContext, SolveError};
+use crate::steps::{run_steps, Movement, Policy, Start, Step, Steps};
 use crate::{Lcp, Matrix};
 
 /// Rows of M as the sweeps read them: the CSR of a sparse M in place, or a row-major copy of
@@ -218,64 +220,69 @@ pub struct LoopSettings {
 /// Maps a z in a solver's own ordering back to the problem's ordering.
 pub type Unpermute<'a> = &'a (dyn Fn(&[f64]) -> Vec<f64> + Sync);
 
-/// The loop every splitting method shares: sweep, record the cheap measure, check the exact
-/// merit every `check_every` sweeps, stop on success, round-off stagnation, divergence, time
-/// or iteration limit. `sweep` works on `z` in its own ordering; `to_original` maps such a z to
-/// the problem's ordering (`None`: the same ordering).
+/// What the splitting methods say when a sweep diverges.
+const DIVERGENCE_HINT: &str = " (the iteration diverges; M is not suited to splitting methods, \
+                               e.g. neither symmetric PSD nor diagonally dominant)";
+
+/// A splitting method as [`Steps`]: one step is one sweep. The driver
+/// ([`run_steps`]) tests the exact merit every `check_every` sweeps, after the last one and
+/// as soon as a sweep leaves z unchanged to round-off (then the run is `stalled` unless z
+/// passes), and stops on divergence, time or iteration limit.
+struct Sweeping<'a, F> {
+    z: Vec<f64>,
+    settings: LoopSettings,
+    sweep: F,
+    to_original: Option<Unpermute<'a>>,
+}
+
+impl<F: FnMut(&mut [f64]) -> SweepInfo> Steps for Sweeping<'_, F> {
+    fn policy(&self) -> Policy {
+        Policy {
+            check_last: true,
+            stall_after: Some(1),
+            divergence_hint: DIVERGENCE_HINT,
+            ..Policy::named("sweep")
+        }
+    }
+
+    fn z(&self) -> Cow<'_, [f64]> {
+        match self.to_original {
+            Some(f) => Cow::Owned(f(&self.z)),
+            None => Cow::Borrowed(&self.z),
+        }
+    }
+
+    fn step(
+        &mut self,
+        _lcp: &Lcp,
+        ctx: &mut SolveContext<'_>,
+        iteration: usize,
+    ) -> Result<Step, SolveError> {
+        let info = (self.sweep)(&mut self.z);
+        ctx.matvecs += self.settings.matvecs_per_sweep;
+        let movement = Movement { change: info.max_change, size: info.max_abs };
+        let measure = if info.finite { movement.relative() } else { f64::NAN };
+        Ok(Step::Taken {
+            measure: Some(measure),
+            movement: Some(movement),
+            check: iteration.is_multiple_of(self.settings.check_every),
+        })
+    }
+}
+
+/// The loop every splitting method shares, run by the driver [`run_steps`]: sweep, record
+/// the cheap measure (the relative change of z), check the exact merit every `check_every`
+/// sweeps, stop on success, round-off stagnation, divergence, time or iteration limit.
+/// `sweep` works on `z` in its own ordering; `to_original` maps such a z to the problem's
+/// ordering (`None`: the same ordering).
 pub fn iterate(
     lcp: &Lcp,
     ctx: &mut SolveContext<'_>,
-    mut z: Vec<f64>,
+    z: Vec<f64>,
     settings: LoopSettings,
-    mut sweep: impl FnMut(&mut [f64]) -> SweepInfo,
+    sweep: impl FnMut(&mut [f64]) -> SweepInfo,
     to_original: Option<Unpermute<'_>>,
-) -> Outcome {
-    let max_iter = ctx.max_iter;
-    let original = |z: &[f64]| match to_original {
-        Some(f) => f(z),
-        None => z.to_vec(),
-    };
-    for it in 1..=max_iter {
-        let info = sweep(&mut z);
-        ctx.matvecs += settings.matvecs_per_sweep;
-        if !info.finite {
-            let mut o = Outcome::new(original(&z), Status::NumericalFailure, it);
-            o.note = Some(format!(
-                "sweep {it}: z became non-finite (the iteration diverges; M is not suited to \
-                 splitting methods, e.g. neither symmetric PSD nor diagonally dominant)"
-            ));
-            return o;
-        }
-        let measure = if info.max_abs > 0.0 { info.max_change / info.max_abs } else { 0.0 };
-        if ctx.records_history() {
-            if to_original.is_some() && ctx.wants_exact(it) {
-                let zo = original(&z);
-                ctx.record(lcp, it, measure, &zo);
-            } else {
-                ctx.record(lcp, it, measure, &z);
-            }
-        }
-        let at_roundoff = info.max_change <= f64::EPSILON * info.max_abs;
-        if it % settings.check_every == 0 || at_roundoff || it == max_iter {
-            let zo = original(&z);
-            let (w, merit) = ctx.evaluate(lcp, &zo);
-            let residual = merit.residual;
-            if ctx.converged(lcp, &zo, &w, residual) {
-                return Outcome::new(zo, Status::Solved, it);
-            }
-            if at_roundoff {
-                let mut o = Outcome::new(zo, Status::Stalled, it);
-                o.note = Some(format!(
-                    "sweep {it}: z no longer changes (relative change {measure:.1e}) but the \
-                     residual {residual:.3e} exceeds tol {:.1e}",
-                    ctx.tol
-                ));
-                return o;
-            }
-        }
-        if ctx.time_exceeded() {
-            return Outcome::new(original(&z), Status::TimeLimit, it);
-        }
-    }
-    Outcome::new(original(&z), Status::MaxIterations, max_iter)
+) -> Result<Outcome, SolveError> {
+    let state = Sweeping { z, settings, sweep, to_original };
+    run_steps(lcp, ctx, |_, _| Ok(Start::Run(state)))
 }

@@ -1,0 +1,289 @@
+//! The step interface and the one loop that runs it (argmin's split: a solver says how to take
+//! one step, the driver owns the loop).
+//!
+//! An iterative method implements [`Steps`] on its running state: [`Steps::step`] takes one
+//! step (a sweep, a Newton step, an interior-point step, one pivot) and reports what it did;
+//! [`run_steps`] owns everything around it, the same way for every method:
+//!
+//! - the **iteration limit** (`ctx.max_iter`) and the **wall-clock limit**, tested before the
+//!   first step and after every step;
+//! - the **history** ([`SolveContext::record`]) of the measure each step reports, with the
+//!   exact merit at the requested interval;
+//! - **non-finite detection**: a step whose measure is not finite ends the run in
+//!   `numerical_failure`, whatever the method;
+//! - **stall detection**: a method that reports its movement is `stalled` after
+//!   [`Policy::stall_after`] steps in a row that moved z by no more than round-off, unless z
+//!   passes the test then;
+//! - the **stopping test** ([`SolveContext::converged`]: the residual within tolerance and
+//!   every row at its own scale) on the iterate, when a step asks for it, at the start
+//!   ([`Policy::check_start`]), after the last permitted step ([`Policy::check_last`]) and
+//!   when a method ends ([`Step::End`]). A method that holds w = Mz + q hands it over
+//!   ([`Steps::merit`]); otherwise the driver computes it with one counted product.
+//!
+//! A method's own exits are [`Step::End`] (it cannot go on: solved if the iterate passes the
+//! test, else the status it gives) and [`Step::Done`] (it ended with its own outcome: an exact
+//! answer, a ray, a certificate). Either way [`run_solver`](crate::run_solver) re-checks the
+//! result from z. Direct methods (`enum`, `qp`) keep a one-shot [`LcpSolver::run`](crate::LcpSolver::run).
+
+use std::borrow::Cow;
+
+use crate::solver::{Outcome, SolveContext, SolveError};
+use crate::status::Status;
+use crate::Lcp;
+
+/// How the driver treats a method; the same for every run of it.
+#[derive(Debug, Clone, Copy)]
+pub struct Policy {
+    /// What one step is called in notes ("sweep", "iteration", "pivot").
+    pub step_name: &'static str,
+    /// Test the starting point before the first step (Newton-type methods, whose start may
+    /// already solve the problem: then the run takes 0 iterations).
+    pub check_start: bool,
+    /// Test the iterate after the last permitted step even when that step did not ask.
+    pub check_last: bool,
+    /// Steps in a row whose movement is within round-off before the run is `stalled`
+    /// (`None`: the method reports no movement).
+    pub stall_after: Option<usize>,
+    /// Said after "the iterate became non-finite" when a step's measure is not finite: the
+    /// likely reason for this method.
+    pub divergence_hint: &'static str,
+}
+
+impl Policy {
+    /// A policy with no start or last test, no stall detection and no hint.
+    pub const fn named(step_name: &'static str) -> Self {
+        Self {
+            step_name,
+            check_start: false,
+            check_last: false,
+            stall_after: None,
+            divergence_hint: "",
+        }
+    }
+}
+
+/// How far one step moved the iterate, in the max norm: the run stalls when
+/// `change <= eps * size` for [`Policy::stall_after`] steps in a row.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Movement {
+    /// max_i |z_i(new) − z_i(old)|.
+    pub change: f64,
+    /// max_i |z_i(new)|.
+    pub size: f64,
+}
+
+impl Movement {
+    /// True when the step moved z by no more than round-off.
+    pub fn within_roundoff(&self) -> bool {
+        self.change <= f64::EPSILON * self.size
+    }
+
+    /// The relative change (0 when z is 0).
+    pub fn relative(&self) -> f64 {
+        if self.size > 0.0 {
+            self.change / self.size
+        } else {
+            0.0
+        }
+    }
+}
+
+/// What one step did.
+#[derive(Debug, Clone)]
+pub enum Step {
+    /// The step was taken; the run goes on unless the driver stops it.
+    Taken {
+        /// The method's cheap in-loop measure for the history (`None`: nothing to record).
+        /// A non-finite measure ends the run in `numerical_failure`.
+        measure: Option<f64>,
+        /// How far z moved, for stall detection (`None` for methods without it).
+        movement: Option<Movement>,
+        /// Test the iterate now.
+        check: bool,
+    },
+    /// The method cannot go on (a stationary point, a failed factorisation, a completed
+    /// active set): `solved` if the iterate passes the test, else `status` with `note`.
+    End {
+        /// The status when the iterate does not pass.
+        status: Status,
+        /// Why, if there is more to say than the status.
+        note: Option<String>,
+    },
+    /// The method ended with its own outcome (an exact answer, a ray, a certificate).
+    Done(Outcome),
+}
+
+impl Step {
+    /// A step taken with a measure, to be tested now.
+    pub fn checked(measure: f64) -> Self {
+        Step::Taken { measure: Some(measure), movement: None, check: true }
+    }
+
+    /// A step taken with a measure and no test.
+    pub fn unchecked(measure: f64) -> Self {
+        Step::Taken { measure: Some(measure), movement: None, check: false }
+    }
+
+    /// The method cannot go on; `status` unless the iterate passes.
+    pub fn end(status: Status) -> Self {
+        Step::End { status, note: None }
+    }
+}
+
+/// How a run starts: with a state to step, or already over (a trivial problem, an answer the
+/// setup found).
+#[derive(Debug)]
+pub enum Start<S> {
+    /// Step this state.
+    Run(S),
+    /// The run is over before its first step.
+    Done(Outcome),
+}
+
+/// The running state of an iterative method.
+pub trait Steps {
+    /// How the driver treats this method.
+    fn policy(&self) -> Policy;
+
+    /// The current iterate, in the problem's ordering.
+    fn z(&self) -> Cow<'_, [f64]>;
+
+    /// w = M z + q of the current iterate and the method's residual of it, when the method
+    /// holds them (the driver then needs no product); `None` by default.
+    fn merit(&self, _lcp: &Lcp) -> Option<(Cow<'_, [f64]>, f64)> {
+        None
+    }
+
+    /// Takes step `iteration` (1-based).
+    fn step(
+        &mut self,
+        lcp: &Lcp,
+        ctx: &mut SolveContext<'_>,
+        iteration: usize,
+    ) -> Result<Step, SolveError>;
+
+    /// The outcome of the run, from the one the driver (or [`Step::Done`]) made; adds what
+    /// only the method knows (pivots, certificates). The default returns it unchanged.
+    fn finish(self, outcome: Outcome) -> Outcome
+    where
+        Self: Sized,
+    {
+        outcome
+    }
+}
+
+/// The result of testing the iterate.
+struct Test {
+    passes: bool,
+    residual: f64,
+}
+
+fn test<S: Steps>(state: &S, lcp: &Lcp, ctx: &mut SolveContext<'_>) -> Test {
+    let z = state.z();
+    let (passes, residual) = match state.merit(lcp) {
+        Some((w, residual)) => (ctx.converged(lcp, &z, &w, residual), residual),
+        None => {
+            let (w, merit) = ctx.evaluate(lcp, &z);
+            (ctx.converged(lcp, &z, &w, merit.residual), merit.residual)
+        }
+    };
+    Test { passes, residual }
+}
+
+fn end<S: Steps>(state: S, status: Status, iterations: usize, note: Option<String>) -> Outcome {
+    let mut outcome = Outcome::new(state.z().into_owned(), status, iterations);
+    outcome.note = note;
+    state.finish(outcome)
+}
+
+/// The loop every iterative solver runs: `init` builds the state (or ends the run), then
+/// steps until the test passes, a limit is reached, the iterate diverges or stalls, or the
+/// method ends. See the module documentation for the rules.
+pub fn run_steps<S: Steps>(
+    lcp: &Lcp,
+    ctx: &mut SolveContext<'_>,
+    init: impl FnOnce(&Lcp, &mut SolveContext<'_>) -> Result<Start<S>, SolveError>,
+) -> Result<Outcome, SolveError> {
+    let mut state = match init(lcp, ctx)? {
+        Start::Run(s) => s,
+        Start::Done(outcome) => return Ok(outcome),
+    };
+    let policy = state.policy();
+    if policy.check_start {
+        let t = test(&state, lcp, ctx);
+        if t.passes {
+            return Ok(end(state, Status::Solved, 0, None));
+        }
+        if !t.residual.is_finite() {
+            let note = format!("the starting point has a non-finite residual ({})", t.residual);
+            return Ok(end(state, Status::NumericalFailure, 0, Some(note)));
+        }
+    }
+    if ctx.time_exceeded() {
+        return Ok(end(state, Status::TimeLimit, 0, None));
+    }
+    let max_iter = ctx.max_iter;
+    let mut quiet = 0usize;
+    for it in 1..=max_iter {
+        let (measure, movement, check) = match state.step(lcp, ctx, it)? {
+            Step::Taken { measure, movement, check } => (measure, movement, check),
+            Step::End { status, note } => {
+                let t = test(&state, lcp, ctx);
+                return Ok(if t.passes {
+                    end(state, Status::Solved, it, None)
+                } else {
+                    end(state, status, it, note)
+                });
+            }
+            Step::Done(outcome) => return Ok(state.finish(outcome)),
+        };
+        if let Some(m) = measure {
+            if ctx.records_history() {
+                if ctx.wants_exact(it) {
+                    let z = state.z();
+                    ctx.record(lcp, it, m, &z);
+                } else {
+                    ctx.record(lcp, it, m, &[]);
+                }
+            }
+            if !m.is_finite() {
+                let note = format!(
+                    "{} {it}: the iterate became non-finite{}",
+                    policy.step_name, policy.divergence_hint
+                );
+                return Ok(end(state, Status::NumericalFailure, it, Some(note)));
+            }
+        }
+        quiet = match movement {
+            Some(mv) if mv.within_roundoff() => quiet + 1,
+            _ => 0,
+        };
+        let stalled = policy.stall_after.is_some_and(|k| quiet >= k);
+        if check || stalled || (policy.check_last && it == max_iter) {
+            let t = test(&state, lcp, ctx);
+            if t.passes {
+                return Ok(end(state, Status::Solved, it, None));
+            }
+            if !t.residual.is_finite() {
+                let note = format!("{} {it}: the residual is not finite", policy.step_name);
+                return Ok(end(state, Status::NumericalFailure, it, Some(note)));
+            }
+            if stalled {
+                let relative = movement.map_or(0.0, |m| m.relative());
+                let note = format!(
+                    "{} {it}: z no longer changes (relative change {relative:.1e}) but the \
+                     residual {:.3e} exceeds tol {:.1e}",
+                    policy.step_name, t.residual, ctx.tol
+                );
+                return Ok(end(state, Status::Stalled, it, Some(note)));
+            }
+        }
+        if it == max_iter {
+            break;
+        }
+        if ctx.time_exceeded() {
+            return Ok(end(state, Status::TimeLimit, it, None));
+        }
+    }
+    Ok(end(state, Status::MaxIterations, max_iter, None))
+}

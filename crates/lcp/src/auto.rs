@@ -38,9 +38,8 @@ use crate::memory::{self, DEFAULT_MEMORY_BUDGET};
 use crate::params::SolverParams;
 use crate::solver::{
     run_solver, Entry, LcpSolver, Outcome, Solution, SolveContext, SolveError, SolveOptions,
-    FARKAS_TOL,
 };
-use crate::status::{verify_farkas, Certificate, Status};
+use crate::status::Status;
 use crate::{Lcp, Matrix};
 
 /// Default merit tolerance of `auto` (passed to every candidate).
@@ -169,53 +168,33 @@ impl LcpSolver for Auto {
 
     /// Runs the candidates in the caller's context (counters and history accumulate); each
     /// claimed result is checked here before it counts as decisive.
+    /// In a driver's context (`run_solver(&Auto, …)`): the same tries as [`Auto::solve`], each
+    /// through the driver, with the context's tolerance, limits, warm start and memory
+    /// budget; the counters of every try go into the context.
     fn run(&self, lcp: &Lcp, ctx: &mut SolveContext<'_>) -> Result<Outcome, SolveError> {
-        let (_, plan) = plan(lcp, ctx.memory_budget);
-        let n = lcp.n();
-        let limit = ctx.max_iter;
-        let mut iterations = 0;
-        let mut pivots: Option<usize> = None;
-        let mut last = Outcome::new(vec![0.0; n], Status::NumericalFailure, 0);
-        for (_, solver) in &plan {
-            if ctx.time_exceeded() {
-                last.status = Status::TimeLimit;
-                break;
-            }
-            ctx.max_iter = if limit == 0 { solver.default_max_iter(n) } else { limit };
-            let result = solver.run(lcp, ctx);
-            ctx.max_iter = limit;
-            let Ok(o) = result else { continue };
-            iterations += o.iterations;
-            if let Some(p) = o.pivots {
-                pivots = Some(pivots.unwrap_or(0) + p);
-            }
-            let verified = match (&o.status, &o.certificate) {
-                (Status::Solved, _) => {
-                    o.z.len() == n && {
-                        let z: Vec<f64> = o.z.iter().map(|v| v.max(0.0)).collect();
-                        let (w, merit) = ctx.evaluate(lcp, &z);
-                        ctx.converged(lcp, &z, &w, merit.residual)
-                    }
-                }
-                (Status::Infeasible, Some(Certificate::Farkas { y })) => {
-                    verify_farkas(lcp, y, FARKAS_TOL).is_ok()
-                }
-                (Status::NoSolution, Some(Certificate::Enumeration { .. })) => true,
-                _ => false,
-            };
-            last = o;
-            if verified {
-                break;
-            }
-        }
-        last.iterations = iterations;
-        last.pivots = pivots;
-        Ok(last)
+        let options = SolveOptions {
+            tol: Some(ctx.tol),
+            // 0 (this solver's default limit) leaves each candidate its own.
+            max_iter: (ctx.max_iter > 0).then_some(ctx.max_iter),
+            time_limit: ctx.time_left(),
+            memory_budget: Some(ctx.memory_budget),
+            ..SolveOptions::default()
+        };
+        let tries = self.tries(lcp, &options, ctx.warm_start)?;
+        ctx.matvecs += tries.matvecs;
+        ctx.factorizations += tries.factorizations;
+        let sol = tries.last;
+        Ok(Outcome {
+            z: sol.z,
+            status: sol.status,
+            iterations: tries.iterations,
+            pivots: tries.pivots,
+            certificate: sol.certificate,
+            all_solutions: sol.all_solutions,
+            note: Some(tries.story),
+        })
     }
 
-    /// Runs each candidate through the driver (so every try is checked on its own) and
-    /// returns the first decisive solution, with the tries named in `solver` and summed
-    /// counters.
     fn solve(
         &self,
         lcp: &Lcp,
@@ -223,14 +202,49 @@ impl LcpSolver for Auto {
         warm_start: Option<&[f64]>,
     ) -> Result<Solution, SolveError> {
         options.validate()?;
-        let tol = options.tol.unwrap_or(DEFAULT_TOL);
-        let max_iter = options.max_iter;
         if lcp.n() == 0 {
             let mut sol =
                 run_solver(&crate::algorithms::bpp::Bpp::default(), lcp, options, warm_start)?;
             sol.solver = "auto(trivial)".into();
             return Ok(sol);
         }
+        let options =
+            SolveOptions { tol: Some(options.tol.unwrap_or(DEFAULT_TOL)), ..options.clone() };
+        let tries = self.tries(lcp, &options, warm_start)?;
+        let mut sol = tries.last;
+        sol.solver = format!("auto({})", tries.tried.join(">"));
+        sol.iterations = tries.iterations;
+        sol.matvecs = tries.matvecs;
+        sol.factorizations = tries.factorizations;
+        sol.pivots = tries.pivots;
+        sol.solve_seconds = tries.spent.as_secs_f64();
+        sol.note = Some(tries.story);
+        Ok(sol)
+    }
+}
+
+/// What the candidates of one `auto` run did: the last result, and the sums over the tries.
+struct Tries {
+    last: Solution,
+    tried: Vec<String>,
+    /// The rule and how each try ended (with the last one's own note).
+    story: String,
+    spent: Duration,
+    iterations: usize,
+    matvecs: usize,
+    factorizations: usize,
+    pivots: Option<usize>,
+}
+
+impl Auto {
+    /// Runs the candidates of the rule in order, each through the driver [`run_solver`] (which
+    /// checks its result), until one is decisive; the time limit applies to all tries together.
+    fn tries(
+        &self,
+        lcp: &Lcp,
+        options: &SolveOptions,
+        warm_start: Option<&[f64]>,
+    ) -> Result<Tries, SolveError> {
         let (rule, plan) = plan(lcp, options.memory_budget.unwrap_or(DEFAULT_MEMORY_BUDGET));
         let mut tried: Vec<String> = Vec::new();
         let mut story: Vec<String> = Vec::new();
@@ -248,7 +262,7 @@ impl LcpSolver for Auto {
                 Some(t) => Some(t.saturating_sub(spent)),
                 None => None,
             };
-            let opts = SolveOptions { tol: Some(tol), max_iter, time_limit, ..options.clone() };
+            let opts = SolveOptions { time_limit, ..options.clone() };
             let sol = match run_solver(solver, lcp, &opts, warm_start) {
                 Ok(s) => s,
                 Err(e) => {
@@ -272,24 +286,17 @@ impl LcpSolver for Auto {
                 break;
             }
         }
-        let Some(mut sol) = acc else {
+        let Some(mut last) = acc else {
             return Err(first_error.unwrap_or(SolveError::Unsupported {
                 solver: self.name(),
                 reason: "no candidate solver could take this problem".into(),
             }));
         };
-        sol.solver = format!("auto({})", tried.join(">"));
-        sol.iterations = iterations;
-        sol.matvecs = matvecs;
-        sol.factorizations = factorizations;
-        sol.pivots = pivots;
-        sol.solve_seconds = spent.as_secs_f64();
         let mut note = format!("auto: rule `{rule}`; tried {}", story.join(", "));
-        if let Some(inner) = sol.note.take() {
+        if let Some(inner) = last.note.take() {
             note.push_str(&format!("; last: {inner}"));
         }
-        sol.note = Some(note);
-        Ok(sol)
+        Ok(Tries { last, tried, story: note, spent, iterations, matvecs, factorizations, pivots })
     }
 }
 
@@ -301,6 +308,29 @@ mod tests {
 
     fn solve(lcp: &Lcp) -> Solution {
         Auto::default().solve(lcp, &SolveOptions::default(), None).expect("setup")
+    }
+
+    /// The driver's own path (`run_solver(&Auto, …)`, the in-context `run`) makes the same
+    /// tries as `solve`, each through the driver: the same answer and the same counters.
+    #[test]
+    fn in_context_run_composes_through_the_driver() {
+        let lcp = Lcp::from_dense_rows(&[vec![-1.0]], vec![-1.0]).expect("valid");
+        let direct = solve(&lcp);
+        let driven =
+            run_solver(&Auto::default(), &lcp, &SolveOptions::default(), None).expect("setup");
+        assert_eq!(driven.status, direct.status);
+        assert_eq!(driven.certificate.is_some(), direct.certificate.is_some());
+        assert_eq!(driven.iterations, direct.iterations);
+        assert_eq!(driven.pivots, direct.pivots);
+        assert!(driven.note.as_deref().is_some_and(|n| n.contains("tried")), "{:?}", driven.note);
+        let lcp = generate::random_spd(12, 4);
+        let direct = solve(&lcp);
+        let driven =
+            run_solver(&Auto::default(), &lcp, &SolveOptions::default(), None).expect("setup");
+        assert_eq!(driven.status, Status::Solved);
+        assert_eq!(driven.z, direct.z);
+        assert_eq!(driven.factorizations, direct.factorizations);
+        assert!(driven.factorizations > 0);
     }
 
     #[test]

@@ -49,8 +49,11 @@
 
 use crate::memory::{self, MemoryError};
 use crate::params::ParamValue;
+use std::borrow::Cow;
+
 use crate::solver::{Outcome, SolveContext, SolveError, FARKAS_TOL};
 use crate::status::{verify_farkas, Certificate, Status};
+use crate::steps::{run_steps, Policy, Start, Step, Steps};
 use crate::{Lcp, Matrix};
 
 /// Default merit tolerance.
@@ -557,59 +560,47 @@ fn solve_lemke(
     pivot_tol: f64,
     ctx: &mut SolveContext<'_>,
 ) -> Result<Outcome, SolveError> {
-    let n = lcp.n();
-    if lcp.q().iter().all(|&v| v >= 0.0) {
-        let mut o = Outcome::new(vec![0.0; n], Status::Solved, 0);
-        o.pivots = Some(0);
-        return Ok(o);
-    }
-    let mut t = Tableau::new(lcp, d, ctx.memory_budget)?;
-    let mut c = vec![0.0; n];
-    let mut c_next = vec![0.0; n];
-    let mut entering = Var::Z0;
-    t.column_of(entering, &mut c);
-    let mut r = t.first_row();
-    let mut pivots = 0usize;
-    let status = loop {
-        let leaving = t.basis[r];
-        let next = leaving.complement();
-        t.pivot(r, entering, &c, next, &mut c_next);
-        pivots += 1;
-        let Some(next) = next else {
-            break Status::Solved;
-        };
-        std::mem::swap(&mut c, &mut c_next);
-        entering = next;
-        if ctx.records_history() {
-            let z = t.z();
-            let zmin = t.x.iter().fold(f64::INFINITY, |a, &v| a.min(v));
-            ctx.record(lcp, pivots, zmin, &z);
+    run_steps(lcp, ctx, |lcp, ctx| {
+        let n = lcp.n();
+        if lcp.q().iter().all(|&v| v >= 0.0) {
+            let mut o = Outcome::new(vec![0.0; n], Status::Solved, 0);
+            o.pivots = Some(0);
+            return Ok(Start::Done(o));
         }
-        if pivots >= ctx.max_iter {
-            break Status::MaxIterations;
-        }
-        if ctx.time_exceeded() {
-            break Status::TimeLimit;
-        }
-        if !c.iter().chain(&t.x).all(|v| v.is_finite()) {
-            break Status::NumericalFailure;
-        }
-        match t.ratio_test(&c, pivot_tol) {
-            Some(row) => r = row,
-            None => {
-                let y = t.ray_direction(entering, &c);
-                let mut o = Outcome::new(t.z(), Status::RayTermination, pivots);
-                o.pivots = Some(pivots);
-                if verify_farkas(lcp, &y, FARKAS_TOL).is_ok() {
-                    o.status = Status::Infeasible;
-                    o.certificate = Some(Certificate::Farkas { y });
-                }
-                return Ok(o);
-            }
-        }
-    };
-    let mut z = t.z();
-    if status == Status::Solved {
+        let t = Tableau::new(lcp, d, ctx.memory_budget)?;
+        let mut c = vec![0.0; n];
+        t.column_of(Var::Z0, &mut c);
+        let row = Some(t.first_row());
+        Ok(Start::Run(LemkeState {
+            t,
+            c,
+            c_next: vec![0.0; n],
+            entering: Var::Z0,
+            row,
+            pivots: 0,
+            pivot_tol,
+        }))
+    })
+}
+
+/// The running state of Lemke's method: the tableau, the entering variable with its column
+/// `c`, and the pivot row (`None` until the next ratio test).
+struct LemkeState {
+    t: Tableau,
+    c: Vec<f64>,
+    c_next: Vec<f64>,
+    entering: Var,
+    row: Option<usize>,
+    pivots: usize,
+    pivot_tol: f64,
+}
+
+impl LemkeState {
+    /// z_0 left the basis: the complementary basis solves the LCP. Iterative refinement of
+    /// B^-1 is applied while it improves the merit (or until every row holds at its scale).
+    fn solved(&mut self, lcp: &Lcp, ctx: &mut SolveContext<'_>) -> Outcome {
+        let t = &mut self.t;
+        let mut z = t.z();
         let (w, merit) = ctx.evaluate(lcp, &z);
         let mut best = merit.residual;
         let mut done = ctx.converged(lcp, &z, &w, best);
@@ -631,10 +622,60 @@ fn solve_lemke(
                 break;
             }
         }
+        Outcome::new(z, Status::Solved, self.pivots)
     }
-    let mut o = Outcome::new(z, status, pivots);
-    o.pivots = Some(pivots);
-    Ok(o)
+}
+
+impl Steps for LemkeState {
+    fn policy(&self) -> Policy {
+        Policy { divergence_hint: " (the tableau lost its accuracy)", ..Policy::named("pivot") }
+    }
+
+    fn z(&self) -> Cow<'_, [f64]> {
+        Cow::Owned(self.t.z())
+    }
+
+    /// One pivot: the ratio test picks the leaving row (a secondary ray ends the run), the
+    /// entering variable takes its place, and the complement of the leaving one enters next.
+    fn step(
+        &mut self,
+        lcp: &Lcp,
+        ctx: &mut SolveContext<'_>,
+        _: usize,
+    ) -> Result<Step, SolveError> {
+        let r = match self.row.take() {
+            Some(r) => r,
+            None => match self.t.ratio_test(&self.c, self.pivot_tol) {
+                Some(r) => r,
+                None => {
+                    let y = self.t.ray_direction(self.entering, &self.c);
+                    let mut o = Outcome::new(self.t.z(), Status::RayTermination, self.pivots);
+                    if verify_farkas(lcp, &y, FARKAS_TOL).is_ok() {
+                        o.status = Status::Infeasible;
+                        o.certificate = Some(Certificate::Farkas { y });
+                    }
+                    return Ok(Step::Done(o));
+                }
+            },
+        };
+        let leaving = self.t.basis[r];
+        let next = leaving.complement();
+        self.t.pivot(r, self.entering, &self.c, next, &mut self.c_next);
+        self.pivots += 1;
+        let Some(next) = next else {
+            return Ok(Step::Done(self.solved(lcp, ctx)));
+        };
+        std::mem::swap(&mut self.c, &mut self.c_next);
+        self.entering = next;
+        let finite = self.c.iter().chain(&self.t.x).all(|v| v.is_finite());
+        let zmin = self.t.x.iter().fold(f64::INFINITY, |a, &v| a.min(v));
+        Ok(Step::unchecked(if finite { zmin } else { f64::NAN }))
+    }
+
+    fn finish(self, mut outcome: Outcome) -> Outcome {
+        outcome.pivots = Some(self.pivots);
+        outcome
+    }
 }
 
 #[cfg(test)]

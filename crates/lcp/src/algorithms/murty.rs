@@ -24,12 +24,15 @@
 //! large sparse M is refused with [`SolveError::Memory`]. The LU runs with `Par::Seq`: the
 //! result is bit-identical whatever the size of the rayon pool.
 
+use std::borrow::Cow;
+
 use faer::Mat;
 
 use crate::linalg::dense_lu::SeqPartialLu;
 use crate::memory;
 use crate::solver::{Outcome, SolveContext, SolveError};
 use crate::status::Status;
+use crate::steps::{run_steps, Policy, Start, Step, Steps};
 use crate::Lcp;
 
 /// Default merit tolerance.
@@ -75,7 +78,7 @@ impl Murty {
             format!("murty: dense M and the LU of a principal submatrix (n = {n})")
         })?;
         let m = memory::to_dense(lcp, ctx.memory_budget, || format!("murty: dense M (n = {n})"))?;
-        Ok(solve_murty(lcp, &m, self.params.order, ctx))
+        solve_murty(lcp, &m, self.params.order, ctx)
     }
 }
 
@@ -105,44 +108,128 @@ fn basic_values(m: &Mat<f64>, q: &[f64], in_alpha: &[bool]) -> Option<(Vec<f64>,
     basic.iter().all(|v| v.is_finite()).then_some((basic, z))
 }
 
-fn solve_murty(lcp: &Lcp, m: &Mat<f64>, order: IndexOrder, ctx: &mut SolveContext<'_>) -> Outcome {
-    let n = lcp.n();
-    let q = lcp.q();
-    let qscale = q.iter().fold(0.0f64, |a, v| a.max(v.abs()));
-    let mut in_alpha = vec![false; n];
-    let mut pivots = 0usize;
-    let mut z = vec![0.0; n];
-    let status = loop {
-        let Some((basic, zc)) = basic_values(m, q, &in_alpha) else {
-            break Status::NumericalFailure;
+/// The running state of Murty's method: the complementary basis (α: the indices whose z is
+/// basic), the iterate and the index that enters or leaves next.
+struct MurtyState<'m> {
+    m: &'m Mat<f64>,
+    order: IndexOrder,
+    qscale: f64,
+    in_alpha: Vec<bool>,
+    z: Vec<f64>,
+    pick: Option<usize>,
+    pivots: usize,
+}
+
+/// What solving for the basic variables of the current basis gave.
+enum Basis {
+    /// The basis is complementary feasible: z solves the LCP (with the most negative basic
+    /// value, within round-off of 0).
+    Solved(f64),
+    /// A basic value is negative (the most negative one); `pick` is the index to move.
+    Infeasible(f64),
+    /// The principal submatrix is singular.
+    Singular,
+}
+
+impl MurtyState<'_> {
+    /// Solves for the basic variables of the basis α, sets z and the next index.
+    fn evaluate(&mut self, lcp: &Lcp, ctx: &mut SolveContext<'_>) -> Basis {
+        let n = lcp.n();
+        let Some((basic, zc)) = basic_values(self.m, lcp.q(), &self.in_alpha) else {
+            return Basis::Singular;
         };
-        if in_alpha.iter().any(|&b| b) {
+        if self.in_alpha.iter().any(|&b| b) {
             ctx.factorizations += 1;
         }
-        z = zc.iter().map(|v| v.max(0.0)).collect();
-        let scale = basic.iter().fold(qscale, |a, v| a.max(v.abs()));
+        self.z = zc.iter().map(|v| v.max(0.0)).collect();
+        let scale = basic.iter().fold(self.qscale, |a, v| a.max(v.abs()));
         let negative = |i: &usize| basic[*i] < -NEG_TOL * scale;
-        let pick = match order {
+        self.pick = match self.order {
             IndexOrder::Natural => (0..n).find(negative),
             IndexOrder::Reversed => (0..n).rev().find(negative),
         };
         let most_negative = basic.iter().fold(0.0f64, |a, &v| a.min(v));
-        ctx.record(lcp, pivots, most_negative, &z);
-        let Some(i) = pick else {
-            break Status::Solved;
+        match self.pick {
+            Some(_) => Basis::Infeasible(most_negative),
+            None => Basis::Solved(most_negative),
+        }
+    }
+
+    /// The run's end with its own status (a complementary basis, a singular one).
+    fn done(&self, status: Status) -> Step {
+        Step::Done(Outcome::new(self.z.clone(), status, self.pivots))
+    }
+}
+
+impl Steps for MurtyState<'_> {
+    fn policy(&self) -> Policy {
+        Policy::named("pivot")
+    }
+
+    fn z(&self) -> Cow<'_, [f64]> {
+        Cow::Borrowed(&self.z)
+    }
+
+    /// One principal pivot: the picked index changes sides, and the new basis is solved.
+    fn step(
+        &mut self,
+        lcp: &Lcp,
+        ctx: &mut SolveContext<'_>,
+        it: usize,
+    ) -> Result<Step, SolveError> {
+        let Some(i) = self.pick else { return Ok(self.done(Status::Solved)) };
+        self.in_alpha[i] = !self.in_alpha[i];
+        self.pivots += 1;
+        Ok(match self.evaluate(lcp, ctx) {
+            Basis::Singular => self.done(Status::NumericalFailure),
+            Basis::Solved(most_negative) => {
+                ctx.record(lcp, it, most_negative, &self.z);
+                self.done(Status::Solved)
+            }
+            Basis::Infeasible(most_negative) => Step::unchecked(most_negative),
+        })
+    }
+
+    fn finish(self, mut outcome: Outcome) -> Outcome {
+        outcome.pivots = Some(self.pivots);
+        outcome
+    }
+}
+
+fn solve_murty(
+    lcp: &Lcp,
+    m: &Mat<f64>,
+    order: IndexOrder,
+    ctx: &mut SolveContext<'_>,
+) -> Result<Outcome, SolveError> {
+    run_steps(lcp, ctx, |lcp, ctx| {
+        let q = lcp.q();
+        let mut state = MurtyState {
+            m,
+            order,
+            qscale: q.iter().fold(0.0f64, |a, v| a.max(v.abs())),
+            in_alpha: vec![false; lcp.n()],
+            z: vec![0.0; lcp.n()],
+            pick: None,
+            pivots: 0,
         };
-        if pivots >= ctx.max_iter {
-            break Status::MaxIterations;
-        }
-        if ctx.time_exceeded() {
-            break Status::TimeLimit;
-        }
-        in_alpha[i] = !in_alpha[i];
-        pivots += 1;
-    };
-    let mut o = Outcome::new(z, status, pivots);
-    o.pivots = Some(pivots);
-    o
+        let at_start = |z: Vec<f64>, status| {
+            let mut o = Outcome::new(z, status, 0);
+            o.pivots = Some(0);
+            Start::Done(o)
+        };
+        Ok(match state.evaluate(lcp, ctx) {
+            Basis::Singular => at_start(state.z, Status::NumericalFailure),
+            Basis::Solved(most_negative) => {
+                ctx.record(lcp, 0, most_negative, &state.z);
+                at_start(state.z, Status::Solved)
+            }
+            Basis::Infeasible(most_negative) => {
+                ctx.record(lcp, 0, most_negative, &state.z);
+                Start::Run(state)
+            }
+        })
+    })
 }
 
 #[cfg(test)]

@@ -122,7 +122,7 @@ pub struct HistoryEntry {
     pub residual: Option<f64>,
 }
 
-/// What a solver's own loop reports back to the driver.
+/// What a solver's run (the step loop, or a direct method) reports back to the driver.
 #[derive(Debug, Clone)]
 pub struct Outcome {
     /// The candidate z (the driver recomputes w and the merit from it).
@@ -259,31 +259,6 @@ impl<'a> SolveContext<'a> {
             && worst_row(lcp, z, w, row_tolerance(self.tol, lcp.n())).is_none_or(|r| r.holds())
     }
 
-    /// The stopping ladder every iterative solver runs before a step, in one place: `solved`
-    /// when z passes [`SolveContext::converged`], `numerical_failure` on a non-finite
-    /// residual, `max_iterations` once `iterations` reached the limit, `time_limit` once the
-    /// clock passed it; `None` to go on.
-    pub fn stop(
-        &self,
-        lcp: &Lcp,
-        z: &[f64],
-        w: &[f64],
-        residual: f64,
-        iterations: usize,
-    ) -> Option<Status> {
-        if self.converged(lcp, z, w, residual) {
-            Some(Status::Solved)
-        } else if !residual.is_finite() {
-            Some(Status::NumericalFailure)
-        } else if iterations >= self.max_iter {
-            Some(Status::MaxIterations)
-        } else if self.time_exceeded() {
-            Some(Status::TimeLimit)
-        } else {
-            None
-        }
-    }
-
     /// y = M x, counted.
     pub fn mul_vec(&mut self, lcp: &Lcp, x: &[f64], y: &mut [f64]) {
         self.matvecs += 1;
@@ -294,6 +269,14 @@ impl<'a> SolveContext<'a> {
     pub fn mul_vec_transpose(&mut self, lcp: &Lcp, x: &[f64], y: &mut [f64]) {
         self.matvecs += 1;
         lcp.mul_vec_transpose(x, y);
+    }
+
+    /// w = M z + q, counted as one product.
+    pub fn w_of(&mut self, lcp: &Lcp, z: &[f64]) -> Vec<f64> {
+        let mut w = vec![0.0; lcp.n()];
+        self.mul_vec(lcp, z, &mut w);
+        w.iter_mut().zip(lcp.q()).for_each(|(wi, qi)| *wi += qi);
+        w
     }
 
     /// w = M z + q and the merit of z ([`evaluate`]), counted as one product.
@@ -369,7 +352,9 @@ pub trait LcpSolver: Send + Sync {
         Ok(())
     }
 
-    /// The algorithm's own loop. Claimed statuses and certificates are checked by the driver.
+    /// The algorithm: for an iterative method, its initial [`crate::steps::Steps`] state handed to
+    /// the loop [`crate::steps::run_steps`] (see [`crate::lcp_solver!`]'s `steps:`); for a
+    /// direct one, the whole solve. Claimed statuses and certificates are checked by the driver.
     fn run(&self, lcp: &Lcp, ctx: &mut SolveContext<'_>) -> Result<Outcome, SolveError>;
 
     /// Solves `lcp` with optional warm start; the returned figures are recomputed from z.
@@ -608,8 +593,11 @@ impl Entry {
 /// Declares a solver of this crate (or of any crate) around its [`SolverParams`]: the struct
 /// holding the parameters, `new`, `entry()` for the registry, and the [`LcpSolver`]
 /// bookkeeping (canonical name from the parameters, default tolerance and iteration limit,
-/// parameter validation before the run). The algorithm itself is the method named by `run`,
-/// `fn(&Self, &Lcp, &mut SolveContext) -> Result<Outcome, SolveError>`.
+/// parameter validation before the run). The algorithm itself is either the method named by
+/// `run`, `fn(&Self, &Lcp, &mut SolveContext) -> Result<Outcome, SolveError>` (a one-shot
+/// method, or one that checks its input before its steps start), or, with
+/// `steps: |solver, lcp, ctx| STATE`, the initial state of a [`crate::steps::Steps`] method
+/// that the driver's loop [`crate::steps::run_steps`] runs.
 ///
 /// ```
 /// use signorini_lcp::{Lcp, Outcome, SolveContext, SolveError, Status, SolveOptions, LcpSolver};
@@ -641,6 +629,33 @@ impl Entry {
 /// ```
 #[macro_export]
 macro_rules! lcp_solver {
+    (
+        $(#[$meta:meta])*
+        $vis:vis struct $solver:ident($params:ty) {
+            summary: $summary:expr,
+            tol: $tol:expr,
+            max_iter: |$p:pat_param, $n:pat_param| $max_iter:expr,
+            steps: |$s:pat_param, $l:pat_param, $c:pat_param| $init:expr $(,)?
+        }
+    ) => {
+        $crate::lcp_solver! {
+            $(#[$meta])*
+            $vis struct $solver($params) {
+                summary: $summary,
+                tol: $tol,
+                max_iter: |$p, $n| $max_iter,
+                run: |solver: &$solver,
+                      lcp: &$crate::Lcp,
+                      ctx: &mut $crate::SolveContext<'_>|
+                      -> Result<$crate::Outcome, $crate::SolveError> {
+                    $crate::steps::run_steps(lcp, ctx, |lcp, ctx| {
+                        let ($s, $l, $c) = (solver, lcp, ctx);
+                        Ok($crate::steps::Start::Run($init))
+                    })
+                },
+            }
+        }
+    };
     (
         $(#[$meta:meta])*
         $vis:vis struct $solver:ident($params:ty) {

@@ -142,8 +142,11 @@ pub enum Start<S> {
 
 /// The running state of an iterative method.
 pub trait Steps {
-    /// How the driver treats this method.
-    fn policy(&self) -> Policy;
+    /// How the driver treats this method; by default a step is an "iteration" with no start
+    /// or last test and no stall detection.
+    fn policy(&self) -> Policy {
+        Policy::named("iteration")
+    }
 
     /// The current iterate, in the problem's ordering.
     fn z(&self) -> Cow<'_, [f64]>;
@@ -162,8 +165,13 @@ pub trait Steps {
         iteration: usize,
     ) -> Result<Step, SolveError>;
 
-    /// The outcome of the run, from the one the driver (or [`Step::Done`]) made; adds what
-    /// only the method knows (pivots, certificates). The default returns it unchanged.
+    /// Pivots taken so far (pivoting methods; the driver puts them in the outcome).
+    fn pivots(&self) -> Option<usize> {
+        None
+    }
+
+    /// The outcome of the run, from the one the driver (or [`Step::Done`]) made, with the
+    /// pivots; a method may add what only it knows. The default returns it unchanged.
     fn finish(self, outcome: Outcome) -> Outcome
     where
         Self: Sized,
@@ -193,6 +201,11 @@ fn test<S: Steps>(state: &S, lcp: &Lcp, ctx: &mut SolveContext<'_>) -> Test {
 fn end<S: Steps>(state: S, status: Status, iterations: usize, note: Option<String>) -> Outcome {
     let mut outcome = Outcome::new(state.z().into_owned(), status, iterations);
     outcome.note = note;
+    done(state, outcome)
+}
+
+fn done<S: Steps>(state: S, mut outcome: Outcome) -> Outcome {
+    outcome.pivots = outcome.pivots.or(state.pivots());
     state.finish(outcome)
 }
 
@@ -235,7 +248,7 @@ pub fn run_steps<S: Steps>(
                     end(state, status, it, note)
                 });
             }
-            Step::Done(outcome) => return Ok(state.finish(outcome)),
+            Step::Done(outcome) => return Ok(done(state, outcome)),
         };
         if let Some(m) = measure {
             if ctx.records_history() {
@@ -286,4 +299,141 @@ pub fn run_steps<S: Steps>(
         }
     }
     Ok(end(state, Status::MaxIterations, max_iter, None))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::run_solver;
+    use crate::solver::SolveOptions;
+
+    /// A scripted method: z moves along `path` one entry per step; `check` on every step.
+    struct Scripted {
+        z: Vec<f64>,
+        path: Vec<Vec<f64>>,
+        policy: Policy,
+        ending: Option<(usize, Step)>,
+    }
+
+    impl Steps for Scripted {
+        fn policy(&self) -> Policy {
+            self.policy
+        }
+        fn z(&self) -> Cow<'_, [f64]> {
+            Cow::Borrowed(&self.z)
+        }
+        fn step(
+            &mut self,
+            _: &Lcp,
+            _: &mut SolveContext<'_>,
+            it: usize,
+        ) -> Result<Step, SolveError> {
+            if let Some((at, step)) = &self.ending {
+                if *at == it {
+                    return Ok(step.clone());
+                }
+            }
+            let next = self.path[(it - 1).min(self.path.len() - 1)].clone();
+            let change = next.iter().zip(&self.z).fold(0.0f64, |m, (a, b)| m.max((a - b).abs()));
+            let size = next.iter().fold(0.0f64, |m, a| m.max(a.abs()));
+            self.z = next;
+            let measure = if self.z.iter().all(|v| v.is_finite()) { change } else { f64::NAN };
+            Ok(Step::Taken {
+                measure: Some(measure),
+                movement: Some(Movement { change, size }),
+                check: true,
+            })
+        }
+    }
+
+    /// M = I, q = (-1, -2): the solution is z = (1, 2).
+    fn lcp() -> Lcp {
+        Lcp::from_dense_rows(&[vec![1.0, 0.0], vec![0.0, 1.0]], vec![-1.0, -2.0]).expect("valid")
+    }
+
+    fn run(state: Scripted, max_iter: usize) -> Outcome {
+        let lcp = lcp();
+        let mut ctx = SolveContext::new(1e-10, max_iter);
+        run_steps(&lcp, &mut ctx, |_, _| Ok(Start::Run(state))).expect("runs")
+    }
+
+    fn scripted(path: &[[f64; 2]]) -> Scripted {
+        Scripted {
+            z: vec![0.0, 0.0],
+            path: path.iter().map(|p| p.to_vec()).collect(),
+            policy: Policy { stall_after: Some(2), ..Policy::named("step") },
+            ending: None,
+        }
+    }
+
+    #[test]
+    fn the_test_passes_at_the_solution_and_counts_the_steps() {
+        let o = run(scripted(&[[0.5, 1.0], [1.0, 2.0]]), 10);
+        assert_eq!((o.status, o.iterations), (Status::Solved, 2));
+        assert_eq!(o.z, vec![1.0, 2.0]);
+    }
+
+    #[test]
+    fn a_start_at_the_solution_takes_no_step_only_when_the_policy_tests_it() {
+        let mut s = scripted(&[[1.0, 2.0]]);
+        s.z = vec![1.0, 2.0];
+        s.policy.check_start = true;
+        assert_eq!(run(s, 10).iterations, 0);
+        let mut s = scripted(&[[1.0, 2.0]]);
+        s.z = vec![1.0, 2.0];
+        assert_eq!(run(s, 10).iterations, 1);
+    }
+
+    #[test]
+    fn the_limit_gives_max_iterations_with_the_last_iterate() {
+        let o = run(scripted(&[[0.1, 0.1], [0.2, 0.2], [0.3, 0.3]]), 3);
+        assert_eq!((o.status, o.iterations), (Status::MaxIterations, 3));
+        assert_eq!(o.z, vec![0.3, 0.3]);
+    }
+
+    #[test]
+    fn a_non_finite_measure_is_a_numerical_failure_with_the_step_named() {
+        let o = run(scripted(&[[0.1, 0.1], [f64::NAN, 0.2]]), 10);
+        assert_eq!((o.status, o.iterations), (Status::NumericalFailure, 2));
+        assert!(o.note.as_deref().is_some_and(|n| n.starts_with("step 2: the iterate")));
+    }
+
+    #[test]
+    fn stall_needs_the_policy_count_of_quiet_steps() {
+        // z stops at (0.5, 0.5): steps 2 and 3 do not move it; stall_after = 2 ends at 3.
+        let o = run(scripted(&[[0.5, 0.5]]), 10);
+        assert_eq!((o.status, o.iterations), (Status::Stalled, 3));
+        let mut s = scripted(&[[0.5, 0.5]]);
+        s.policy.stall_after = None;
+        assert_eq!(run(s, 10).status, Status::MaxIterations);
+    }
+
+    #[test]
+    fn an_end_is_solved_only_when_the_iterate_passes() {
+        let mut s = scripted(&[[1.0, 2.0], [1.0, 2.0]]);
+        s.ending = Some((2, Step::end(Status::Stalled)));
+        s.policy.stall_after = None;
+        // Step 1 reaches the solution and the test passes there: the end is never reached.
+        assert_eq!(run(s, 10).status, Status::Solved);
+        let mut s = scripted(&[[0.5, 1.0]]);
+        s.ending = Some((2, Step::End { status: Status::Stalled, note: Some("why".into()) }));
+        s.policy.stall_after = None;
+        let o = run(s, 10);
+        assert_eq!((o.status, o.iterations, o.note.as_deref()), (Status::Stalled, 2, Some("why")));
+    }
+
+    #[test]
+    fn a_done_outcome_is_taken_as_is_and_the_time_limit_is_tested_before_the_first_step() {
+        let mut s = scripted(&[[0.5, 1.0]]);
+        s.ending = Some((1, Step::Done(Outcome::new(vec![7.0, 7.0], Status::RayTermination, 1))));
+        let o = run(s, 10);
+        assert_eq!((o.status, o.z), (Status::RayTermination, vec![7.0, 7.0]));
+        // Through run_solver with a zero time limit, a real solver takes no step.
+        let lcp = lcp();
+        let opts =
+            SolveOptions { time_limit: Some(std::time::Duration::ZERO), ..Default::default() };
+        let sol =
+            run_solver(&crate::algorithms::pgs::Pgs::default(), &lcp, &opts, None).expect("runs");
+        assert_eq!((sol.status, sol.iterations), (Status::TimeLimit, 0));
+    }
 }

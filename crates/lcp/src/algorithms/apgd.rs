@@ -193,8 +193,9 @@ impl Steps for ApgdState<'_> {
         // Backtracking on L until the quadratic upper bound holds.
         let mut backtracks = 0;
         loop {
-            for i in 0..n {
-                self.x_new[i] = (self.y[i] - (self.my[i] + q[i]) / self.l).max(0.0);
+            let l = self.l;
+            for (((xn, y), my), qi) in self.x_new.iter_mut().zip(&self.y).zip(&self.my).zip(q) {
+                *xn = (y - (my + qi) / l).max(0.0);
             }
             ctx.mul_vec(lcp, &self.x_new, &mut self.mx_new);
             let mut d_md = 0.0;
@@ -214,8 +215,8 @@ impl Steps for ApgdState<'_> {
                 return Ok(Step::End { status: Status::NumericalFailure, note: Some(note) });
             }
         }
-        for i in 0..n {
-            self.w_new[i] = self.mx_new[i] + q[i];
+        for ((wn, mxn), qi) in self.w_new.iter_mut().zip(&self.mx_new).zip(q) {
+            *wn = mxn + qi;
         }
         if !self.x_new.iter().chain(&self.w_new).all(|v| v.is_finite()) {
             return Ok(Step::Taken { measure: Some(f64::NAN), movement: None, check: false });

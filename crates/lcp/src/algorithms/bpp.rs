@@ -341,9 +341,8 @@ impl Steps for BppState<'_> {
         Ok(Step::unchecked(h.len() as f64))
     }
 
-    fn finish(self, mut outcome: Outcome) -> Outcome {
-        outcome.pivots = Some(self.pivots);
-        outcome
+    fn pivots(&self) -> Option<usize> {
+        Some(self.pivots)
     }
 }
 

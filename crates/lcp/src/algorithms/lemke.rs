@@ -672,9 +672,8 @@ impl Steps for LemkeState {
         Ok(Step::unchecked(if finite { zmin } else { f64::NAN }))
     }
 
-    fn finish(self, mut outcome: Outcome) -> Outcome {
-        outcome.pivots = Some(self.pivots);
-        outcome
+    fn pivots(&self) -> Option<usize> {
+        Some(self.pivots)
     }
 }
 

@@ -190,9 +190,8 @@ impl Steps for MurtyState<'_> {
         })
     }
 
-    fn finish(self, mut outcome: Outcome) -> Outcome {
-        outcome.pivots = Some(self.pivots);
-        outcome
+    fn pivots(&self) -> Option<usize> {
+        Some(self.pivots)
     }
 }
 

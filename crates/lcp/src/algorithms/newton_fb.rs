@@ -86,11 +86,6 @@ pub(crate) fn psi(z: &[f64], w: &[f64]) -> f64 {
     0.5 * z.iter().zip(w).map(|(&a, &b)| fb(a, b).powi(2)).sum::<f64>()
 }
 
-/// The min-map residual of (z, w) and w itself, for the driver's test of a Newton iterate.
-pub(crate) fn newton_merit<'a>(z: &[f64], w: &'a [f64], scale: f64) -> (Cow<'a, [f64]>, f64) {
-    (Cow::Borrowed(w), min_map_norm(z, w) / scale)
-}
-
 /// What the driver says when a Newton method stops at a stationary point of its merit.
 pub(crate) fn stationary() -> Step {
     Step::End {
@@ -99,9 +94,67 @@ pub(crate) fn stationary() -> Step {
     }
 }
 
-/// How the driver runs a Newton method: the start is tested (a warm start at a solution takes
-/// no iteration), a step is an iteration.
-pub(crate) const NEWTON_POLICY: Policy = Policy { check_start: true, ..Policy::named("iteration") };
+/// One step of a Newton method on (z, w), with w = Mz + q carried along.
+pub(crate) trait NewtonStep {
+    /// Takes the step, updating z and w.
+    fn step(&mut self, lcp: &Lcp, ctx: &mut SolveContext<'_>, z: &mut [f64], w: &mut [f64])
+        -> Step;
+}
+
+/// The running state every Newton method shares: z, w = Mz + q carried by the steps, the
+/// merit's scale, and the method.
+struct Newton<M> {
+    z: Vec<f64>,
+    w: Vec<f64>,
+    scale: f64,
+    method: M,
+}
+
+impl<M: NewtonStep> Steps for Newton<M> {
+    /// The start is tested (a warm start at a solution takes no iteration); a step is an
+    /// iteration.
+    fn policy(&self) -> Policy {
+        Policy { check_start: true, ..Policy::named("iteration") }
+    }
+
+    fn z(&self) -> Cow<'_, [f64]> {
+        Cow::Borrowed(&self.z)
+    }
+
+    fn merit(&self, _lcp: &Lcp) -> Option<(Cow<'_, [f64]>, f64)> {
+        Some((Cow::Borrowed(&self.w), min_map_norm(&self.z, &self.w) / self.scale))
+    }
+
+    fn step(
+        &mut self,
+        lcp: &Lcp,
+        ctx: &mut SolveContext<'_>,
+        _: usize,
+    ) -> Result<Step, SolveError> {
+        Ok(self.method.step(lcp, ctx, &mut self.z, &mut self.w))
+    }
+}
+
+/// Runs a Newton method under the driver: checks the dense work of `linear=direct` against
+/// the memory budget (`what` names it), starts from the warm start (else 0), lets `init`
+/// build the method (it may move the start, e.g. presweeps) and computes w = Mz + q.
+pub(crate) fn run_newton<M: NewtonStep>(
+    lcp: &Lcp,
+    ctx: &mut SolveContext<'_>,
+    linear: LinearSolver,
+    what: &str,
+    init: impl FnOnce(&Lcp, &mut SolveContext<'_>, &mut Vec<f64>) -> M,
+) -> Result<Outcome, SolveError> {
+    if linear == LinearSolver::Direct {
+        crate::memory::check_dense_work(lcp, 4, ctx.memory_budget, what)?;
+    }
+    run_steps(lcp, ctx, |lcp, ctx| {
+        let mut z = ctx.start(lcp.n());
+        let method = init(lcp, ctx, &mut z);
+        let w = ctx.w_of(lcp, &z);
+        Ok(Start::Run(Newton { z, w, scale: merit_scale(lcp), method }))
+    })
+}
 
 /// How one globalised Fischer–Burmeister step ended.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -292,61 +345,32 @@ impl FbWork {
 
 impl NewtonFb {
     fn solve_loop(&self, lcp: &Lcp, ctx: &mut SolveContext<'_>) -> Result<Outcome, SolveError> {
-        if self.params.linear == LinearSolver::Direct {
-            crate::memory::check_dense_work(
-                lcp,
-                4,
-                ctx.memory_budget,
-                "newton-fb: dense Jacobian and its LU factors",
-            )?;
-        }
-        run_steps(lcp, ctx, |lcp, ctx| {
-            let z = ctx.start(lcp.n());
-            let mut w = vec![0.0; lcp.n()];
-            ctx.mul_vec(lcp, &z, &mut w);
-            for (wi, qi) in w.iter_mut().zip(lcp.q()) {
-                *wi += qi;
-            }
-            let work = FbWork::new(lcp, self.params.linear, self.params.krylov());
-            Ok(Start::Run(FbState { params: &self.params, z, w, scale: merit_scale(lcp), work }))
+        let what = "newton-fb: dense Jacobian and its LU factors";
+        run_newton(lcp, ctx, self.params.linear, what, |lcp, _, _| FbMethod {
+            params: &self.params,
+            work: FbWork::new(lcp, self.params.linear, self.params.krylov()),
         })
     }
 }
 
-/// The running state of `newton-fb`: z, w = Mz + q carried along the steps, the workspace.
-struct FbState<'p> {
+/// The `newton-fb` step: one globalised Fischer–Burmeister step.
+struct FbMethod<'p> {
     params: &'p NewtonFbParams,
-    z: Vec<f64>,
-    w: Vec<f64>,
-    scale: f64,
     work: FbWork,
 }
 
-impl Steps for FbState<'_> {
-    fn policy(&self) -> Policy {
-        NEWTON_POLICY
-    }
-
-    fn z(&self) -> Cow<'_, [f64]> {
-        Cow::Borrowed(&self.z)
-    }
-
-    fn merit(&self, _lcp: &Lcp) -> Option<(Cow<'_, [f64]>, f64)> {
-        Some(newton_merit(&self.z, &self.w, self.scale))
-    }
-
+impl NewtonStep for FbMethod<'_> {
     fn step(
         &mut self,
         lcp: &Lcp,
         ctx: &mut SolveContext<'_>,
-        _: usize,
-    ) -> Result<Step, SolveError> {
-        let step = self.work.step(lcp, self.params, &mut self.z, &mut self.w, ctx);
-        let measure = (2.0 * psi(&self.z, &self.w)).sqrt();
-        Ok(match step {
-            FbStep::Taken => Step::checked(measure),
+        z: &mut [f64],
+        w: &mut [f64],
+    ) -> Step {
+        match self.work.step(lcp, self.params, z, w, ctx) {
+            FbStep::Taken => Step::checked((2.0 * psi(z, w)).sqrt()),
             FbStep::Stationary => stationary(),
-        })
+        }
     }
 }
 

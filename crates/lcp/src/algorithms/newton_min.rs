@@ -32,18 +32,16 @@
 //! Warm start: the given z is the starting point; cold start z = 0. History measure:
 //! ||min(z, w)||_2 (not normalised) after the step.
 
-use std::borrow::Cow;
-
 use crate::algorithms::newton_fb::{
-    newton_merit, stationary, FbStep, FbWork, NewtonFbParams, NEWTON_POLICY,
+    run_newton, stationary, FbStep, FbWork, NewtonFbParams, NewtonStep,
 };
 use crate::linalg::jacobian_system::{
     JacobianSystem, KrylovSettings, LinearSolver, PrincipalCholesky,
 };
-use crate::merit::{merit_scale, min_map_norm};
+use crate::merit::min_map_norm;
 use crate::solver::{Outcome, SolveContext, SolveError};
 use crate::status::Status;
-use crate::steps::{run_steps, Policy, Start, Step, Steps};
+use crate::steps::Step;
 use crate::{Lcp, Matrix};
 
 /// How Newton-min is globalised.
@@ -268,54 +266,34 @@ fn projected_gauss_seidel(lcp: &Lcp, z: &mut [f64], sweeps: usize, ctx: &mut Sol
 
 impl NewtonMin {
     fn solve_loop(&self, lcp: &Lcp, ctx: &mut SolveContext<'_>) -> Result<Outcome, SolveError> {
-        if self.params.linear == LinearSolver::Direct {
-            crate::memory::check_dense_work(
-                lcp,
-                4,
-                ctx.memory_budget,
-                "newton-min: dense Jacobian and its LU factors",
-            )?;
-        }
-        run_steps(lcp, ctx, |lcp, ctx| {
-            let mut z = ctx.start(lcp.n());
+        let what = "newton-min: dense Jacobian and its LU factors";
+        run_newton(lcp, ctx, self.params.linear, what, |lcp, ctx, z| {
             let work = MinWork::new(lcp, self.params.linear);
             let presweeps = self.params.presweeps.unwrap_or(if work.chol.is_some() {
                 AUTO_PRESWEEPS
             } else {
                 0
             });
-            projected_gauss_seidel(lcp, &mut z, presweeps, ctx);
-            let mut w = vec![0.0; lcp.n()];
-            ctx.mul_vec(lcp, &z, &mut w);
-            for (wi, qi) in w.iter_mut().zip(lcp.q()) {
-                *wi += qi;
-            }
-            let fb_params = NewtonFbParams {
-                sigma: self.params.sigma,
-                beta: self.params.beta,
-                ..NewtonFbParams::default()
-            };
-            Ok(Start::Run(MinState {
+            projected_gauss_seidel(lcp, z, presweeps, ctx);
+            MinMethod {
                 params: &self.params,
-                fb_params,
-                z,
-                w,
-                scale: merit_scale(lcp),
+                fb_params: NewtonFbParams {
+                    sigma: self.params.sigma,
+                    beta: self.params.beta,
+                    ..NewtonFbParams::default()
+                },
                 work,
                 fb: None,
                 safeguard_from: None,
-            }))
+            }
         })
     }
 }
 
-/// The running state of `newton-min`.
-struct MinState<'p> {
+/// The `newton-min` step: a damped Newton-min step, or a Fischer–Burmeister safeguard step.
+struct MinMethod<'p> {
     params: &'p NewtonMinParams,
     fb_params: NewtonFbParams,
-    z: Vec<f64>,
-    w: Vec<f64>,
-    scale: f64,
     work: MinWork,
     /// The Fischer–Burmeister safeguard's workspace, built when first needed.
     fb: Option<FbWork>,
@@ -323,50 +301,38 @@ struct MinState<'p> {
     safeguard_from: Option<f64>,
 }
 
-impl Steps for MinState<'_> {
-    fn policy(&self) -> Policy {
-        NEWTON_POLICY
-    }
-
-    fn z(&self) -> Cow<'_, [f64]> {
-        Cow::Borrowed(&self.z)
-    }
-
-    fn merit(&self, _lcp: &Lcp) -> Option<(Cow<'_, [f64]>, f64)> {
-        Some(newton_merit(&self.z, &self.w, self.scale))
-    }
-
+impl NewtonStep for MinMethod<'_> {
     fn step(
         &mut self,
         lcp: &Lcp,
         ctx: &mut SolveContext<'_>,
-        _: usize,
-    ) -> Result<Step, SolveError> {
-        let theta = 0.5 * min_map_norm(&self.z, &self.w).powi(2);
+        z: &mut [f64],
+        w: &mut [f64],
+    ) -> Step {
+        let theta = 0.5 * min_map_norm(z, w).powi(2);
         if let Some(theta_switch) = self.safeguard_from {
             if theta <= (1.0 - self.params.sigma) * theta_switch {
                 self.safeguard_from = None;
             }
         }
         if self.safeguard_from.is_none() {
-            match self.work.step(lcp, self.params, &mut self.z, &mut self.w, ctx) {
-                MinStep::Taken => return Ok(Step::checked(min_map_norm(&self.z, &self.w))),
+            match self.work.step(lcp, self.params, z, w, ctx) {
+                MinStep::Taken => return Step::checked(min_map_norm(z, w)),
                 MinStep::Failed if self.params.globalization == Globalization::None => {
-                    return Ok(Step::End {
+                    return Step::End {
                         status: Status::NumericalFailure,
                         note: Some("the Newton-min system is singular or gives no step".into()),
-                    });
+                    };
                 }
                 MinStep::Failed => self.safeguard_from = Some(theta),
             }
         }
         let linear = self.params.linear;
         let fbw = self.fb.get_or_insert_with(|| FbWork::new(lcp, linear, KRYLOV));
-        let step = fbw.step(lcp, &self.fb_params, &mut self.z, &mut self.w, ctx);
-        Ok(match step {
+        match fbw.step(lcp, &self.fb_params, z, w, ctx) {
             FbStep::Stationary => stationary(),
-            FbStep::Taken => Step::checked(min_map_norm(&self.z, &self.w)),
-        })
+            FbStep::Taken => Step::checked(min_map_norm(z, w)),
+        }
     }
 }
 

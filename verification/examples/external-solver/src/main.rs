@@ -12,13 +12,16 @@
 //! writes the study report under the workspace's `target/study/`. It prints the success rates
 //! and the study's results table, and exits 1 when the study cannot run.
 
+use std::borrow::Cow;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use signorini_lcp::{Lcp, Outcome, Registry, SolveContext, SolveError, Status};
+use signorini_lcp::steps::{Step, Steps};
+use signorini_lcp::{Lcp, Registry, SolveContext, SolveError};
 use signorini_verification::study::{markdown, run_study_file, success_rates, write_study};
 
-// The whole solver: its parameters declared once, the kit's bookkeeping, and the sweep loop.
+// The whole solver: its parameters declared once, the kit's declaration, and one sweep as a
+// step of the driver's loop (which owns the limits, the test, divergence and the history).
 signorini_lcp::solver_params! {
     /// Parameters of [`ProjectedJacobi`].
     pub struct JacobiParams for "pjacobi" {
@@ -33,30 +36,39 @@ signorini_lcp::lcp_solver! {
         summary: "projected Jacobi (example solver from outside the workspace; diagonally dominant M)",
         tol: 1e-10,
         max_iter: |_params, _n| 10_000,
-        run: ProjectedJacobi::sweeps,
+        steps: |s, lcp, ctx| Jacobi {
+            omega: s.params.omega,
+            z: ctx.start_projected(lcp.n()),
+            diag: lcp.diag(),
+        },
     }
 }
 
-impl ProjectedJacobi {
-    fn sweeps(&self, lcp: &Lcp, ctx: &mut SolveContext<'_>) -> Result<Outcome, SolveError> {
-        let diag = lcp.diag();
-        let mut z = ctx.start_projected(lcp.n());
-        for sweep in 1..=ctx.max_iter {
-            let (w, merit) = ctx.evaluate(lcp, &z);
-            ctx.record(lcp, sweep, merit.residual, &z);
-            if ctx.converged(lcp, &z, &w, merit.residual) {
-                return Ok(Outcome::new(z, Status::Solved, sweep));
-            }
-            if ctx.time_exceeded() || !merit.residual.is_finite() {
-                let status =
-                    if ctx.time_exceeded() { Status::TimeLimit } else { Status::NumericalFailure };
-                return Ok(Outcome::new(z, status, sweep));
-            }
-            for i in 0..z.len() {
-                z[i] = (z[i] - self.params.omega * w[i] / diag[i]).max(0.0);
-            }
+struct Jacobi {
+    omega: f64,
+    z: Vec<f64>,
+    diag: Vec<f64>,
+}
+
+impl Steps for Jacobi {
+    fn z(&self) -> Cow<'_, [f64]> {
+        Cow::Borrowed(&self.z)
+    }
+    /// z_i <- max(0, z_i - ω w_i / m_ii) for all i at once; the measure is the largest change.
+    fn step(
+        &mut self,
+        lcp: &Lcp,
+        ctx: &mut SolveContext<'_>,
+        _: usize,
+    ) -> Result<Step, SolveError> {
+        let w = ctx.w_of(lcp, &self.z);
+        let mut change = 0.0f64;
+        for ((z, w), d) in self.z.iter_mut().zip(&w).zip(&self.diag) {
+            let new = (*z - self.omega * w / d).max(0.0);
+            change = change.max((new - *z).abs());
+            *z = new;
         }
-        Ok(Outcome::new(z, Status::MaxIterations, ctx.max_iter))
+        Ok(Step::checked(change))
     }
 }
 
@@ -113,7 +125,7 @@ fn main() -> ExitCode {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use signorini_lcp::SolveOptions;
+    use signorini_lcp::{SolveOptions, Status};
 
     #[test]
     fn solves_a_diagonally_dominant_problem_through_the_registry() {

@@ -43,7 +43,7 @@ use std::borrow::Cow;
 
 use crate::solver::{Outcome, SolveContext, SolveError};
 use crate::status::Status;
-use crate::steps::{run_steps, Policy, Start, Step, Steps};
+use crate::steps::{run_steps, Start, Step, Steps};
 use crate::{Lcp, Matrix};
 
 /// Default merit tolerance of `bpp`.
@@ -282,10 +282,6 @@ impl BppState<'_> {
 }
 
 impl Steps for BppState<'_> {
-    fn policy(&self) -> Policy {
-        Policy::named("iteration")
-    }
-
     fn z(&self) -> Cow<'_, [f64]> {
         Cow::Borrowed(&self.z_last)
     }

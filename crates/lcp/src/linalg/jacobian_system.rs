@@ -444,6 +444,19 @@ impl PrincipalCholesky {
         Self::with_ordering(lcp, rel_tol, FillOrdering::Auto)
     }
 
+    /// As [`PrincipalCholesky::new`] for M + shift I: every factorisation is of
+    /// K = [[M_FF + shift I, 0], [0, I]] (a proximal regularisation, positive definite for
+    /// positive semidefinite M and shift > 0).
+    pub fn shifted(lcp: &Lcp, rel_tol: f64, shift: f64) -> Option<Self> {
+        let mut chol = Self::new(lcp, rel_tol)?;
+        for ((i, j), v) in chol.rows.iter().zip(&chol.cols).zip(chol.m_values.iter_mut()) {
+            if i == j {
+                *v += shift;
+            }
+        }
+        Some(chol)
+    }
+
     /// As [`PrincipalCholesky::new`] with the given fill-reducing ordering.
     pub fn with_ordering(lcp: &Lcp, rel_tol: f64, ordering: FillOrdering) -> Option<Self> {
         let Matrix::Sparse(m) = lcp.matrix() else {

@@ -5,6 +5,7 @@
 use std::time::{Duration, Instant};
 
 use serde::{Deserialize, Serialize};
+use signorini_lcp::steps::LoopContext;
 use signorini_lcp::{HistoryEntry, SolveError, SolveOptions, Status};
 
 use crate::cone::project;
@@ -102,6 +103,52 @@ impl<'a> FcContext<'a> {
         let residual =
             iteration.is_multiple_of(k).then(|| evaluate(problem, &projected(problem, r)).1);
         self.history.push(HistoryEntry { iteration, measure, residual });
+    }
+}
+
+/// The frictional solvers run in the LCP crate's step loop
+/// ([`signorini_lcp::steps::run_steps`]): the loop owns the limits, the history, non-finite and
+/// stall detection, and this stopping test.
+impl LoopContext for FcContext<'_> {
+    type Problem = FcProblem;
+    type Outcome = FcOutcome;
+
+    fn max_iter(&self) -> usize {
+        self.max_iter
+    }
+
+    fn tol(&self) -> f64 {
+        self.tol
+    }
+
+    fn time_exceeded(&self) -> bool {
+        FcContext::time_exceeded(self)
+    }
+
+    fn wants_iterate(&self, iteration: usize) -> bool {
+        self.history_every.is_some_and(|k| iteration.is_multiple_of(k))
+    }
+
+    fn record(&mut self, problem: &FcProblem, iteration: usize, measure: f64, r: &[f64]) {
+        FcContext::record(self, problem, iteration, measure, r);
+    }
+
+    /// The Coulomb error of r (u recomputed) within tolerance. A method whose iterate may
+    /// leave the cones hands the loop its projection ([`signorini_lcp::steps::Steps::z`]),
+    /// which is what the driver judges and returns.
+    fn test(&mut self, problem: &FcProblem, r: &[f64], _: Option<(&[f64], f64)>) -> (bool, f64) {
+        let e = evaluate(problem, r).1;
+        (e <= self.tol, e)
+    }
+
+    fn outcome(
+        r: Vec<f64>,
+        status: Status,
+        iterations: usize,
+        note: Option<String>,
+        _: Option<usize>,
+    ) -> FcOutcome {
+        FcOutcome { r, status, iterations, note }
     }
 }
 

@@ -31,6 +31,106 @@ use crate::solver::{Outcome, SolveContext, SolveError};
 use crate::status::Status;
 use crate::Lcp;
 
+/// What the loop needs from a solve's context. The LCP's [`SolveContext`] implements it, and
+/// so does signorini-friction's `FcContext`: the frictional solvers run in the same loop.
+pub trait LoopContext {
+    /// The problem a run solves (`Lcp`, `FcProblem`).
+    type Problem: ?Sized;
+    /// What a run hands back to its driver (`Outcome`, `FcOutcome`).
+    type Outcome;
+
+    /// The iteration limit.
+    fn max_iter(&self) -> usize;
+
+    /// The tolerance of the stopping test.
+    fn tol(&self) -> f64;
+
+    /// True once the wall-clock limit has passed.
+    fn time_exceeded(&self) -> bool;
+
+    /// True when this iteration's record needs the iterate (the exact merit is recorded).
+    fn wants_iterate(&self, iteration: usize) -> bool;
+
+    /// Records the measure of a step; `x` is the iterate when [`Self::wants_iterate`] holds
+    /// (else it may be empty). Does nothing when no history is requested.
+    fn record(&mut self, problem: &Self::Problem, iteration: usize, measure: f64, x: &[f64]);
+
+    /// The stopping test on the iterate x: whether it passes, and its residual. `held` is w
+    /// and the residual when the method holds them (else the context computes them).
+    fn test(
+        &mut self,
+        problem: &Self::Problem,
+        x: &[f64],
+        held: Option<(&[f64], f64)>,
+    ) -> (bool, f64);
+
+    /// The outcome of a run that the loop ends.
+    fn outcome(
+        x: Vec<f64>,
+        status: Status,
+        iterations: usize,
+        note: Option<String>,
+        pivots: Option<usize>,
+    ) -> Self::Outcome;
+
+    /// Adds the pivots of a method to an outcome the method made itself ([`Step::Done`]).
+    fn add_pivots(_outcome: &mut Self::Outcome, _pivots: usize) {}
+}
+
+impl LoopContext for SolveContext<'_> {
+    type Problem = Lcp;
+    type Outcome = Outcome;
+
+    fn max_iter(&self) -> usize {
+        self.max_iter
+    }
+
+    fn tol(&self) -> f64 {
+        self.tol
+    }
+
+    fn time_exceeded(&self) -> bool {
+        SolveContext::time_exceeded(self)
+    }
+
+    fn wants_iterate(&self, iteration: usize) -> bool {
+        self.wants_exact(iteration)
+    }
+
+    fn record(&mut self, lcp: &Lcp, iteration: usize, measure: f64, z: &[f64]) {
+        SolveContext::record(self, lcp, iteration, measure, z);
+    }
+
+    /// [`SolveContext::converged`]: the residual within tolerance and every row at its own
+    /// scale; without `held`, w = Mz + q costs one counted product.
+    fn test(&mut self, lcp: &Lcp, z: &[f64], held: Option<(&[f64], f64)>) -> (bool, f64) {
+        match held {
+            Some((w, residual)) => (self.converged(lcp, z, w, residual), residual),
+            None => {
+                let (w, merit) = self.evaluate(lcp, z);
+                (self.converged(lcp, z, &w, merit.residual), merit.residual)
+            }
+        }
+    }
+
+    fn outcome(
+        z: Vec<f64>,
+        status: Status,
+        iterations: usize,
+        note: Option<String>,
+        pivots: Option<usize>,
+    ) -> Outcome {
+        let mut outcome = Outcome::new(z, status, iterations);
+        outcome.note = note;
+        outcome.pivots = pivots;
+        outcome
+    }
+
+    fn add_pivots(outcome: &mut Outcome, pivots: usize) {
+        outcome.pivots = outcome.pivots.or(Some(pivots));
+    }
+}
+
 /// How the driver treats a method; the same for every run of it.
 #[derive(Debug, Clone, Copy)]
 pub struct Policy {
@@ -88,15 +188,15 @@ impl Movement {
     }
 }
 
-/// What one step did.
+/// What one step did. `O` is the context's outcome type ([`LoopContext::Outcome`]).
 #[derive(Debug, Clone)]
-pub enum Step {
+pub enum Step<O = Outcome> {
     /// The step was taken; the run goes on unless the driver stops it.
     Taken {
         /// The method's cheap in-loop measure for the history (`None`: nothing to record).
         /// A non-finite measure ends the run in `numerical_failure`.
         measure: Option<f64>,
-        /// How far z moved, for stall detection (`None` for methods without it).
+        /// How far the iterate moved, for stall detection (`None` for methods without it).
         movement: Option<Movement>,
         /// Test the iterate now.
         check: bool,
@@ -110,10 +210,10 @@ pub enum Step {
         note: Option<String>,
     },
     /// The method ended with its own outcome (an exact answer, a ray, a certificate).
-    Done(Outcome),
+    Done(O),
 }
 
-impl Step {
+impl<O> Step<O> {
     /// A step taken with a measure, to be tested now.
     pub fn checked(measure: f64) -> Self {
         Step::Taken { measure: Some(measure), movement: None, check: true }
@@ -131,17 +231,18 @@ impl Step {
 }
 
 /// How a run starts: with a state to step, or already over (a trivial problem, an answer the
-/// setup found).
+/// setup found, a setup that failed with its own outcome).
 #[derive(Debug)]
-pub enum Start<S> {
+pub enum Start<S, O = Outcome> {
     /// Step this state.
     Run(S),
     /// The run is over before its first step.
-    Done(Outcome),
+    Done(O),
 }
 
-/// The running state of an iterative method.
-pub trait Steps {
+/// The running state of an iterative method in the context `C` (the LCP's [`SolveContext`]
+/// by default).
+pub trait Steps<C: LoopContext> {
     /// How the driver treats this method; by default a step is an "iteration" with no start
     /// or last test and no stall detection.
     fn policy(&self) -> Policy {
@@ -151,19 +252,20 @@ pub trait Steps {
     /// The current iterate, in the problem's ordering.
     fn z(&self) -> Cow<'_, [f64]>;
 
-    /// w = M z + q of the current iterate and the method's residual of it, when the method
-    /// holds them (the driver then needs no product); `None` by default.
-    fn merit(&self, _lcp: &Lcp) -> Option<(Cow<'_, [f64]>, f64)> {
+    /// w = M z + q of the current iterate (u = W r + q for friction) and the method's
+    /// residual of it, when the method holds them (the test then needs no product); `None`
+    /// by default.
+    fn merit(&self, _problem: &C::Problem) -> Option<(Cow<'_, [f64]>, f64)> {
         None
     }
 
     /// Takes step `iteration` (1-based).
     fn step(
         &mut self,
-        lcp: &Lcp,
-        ctx: &mut SolveContext<'_>,
+        problem: &C::Problem,
+        ctx: &mut C,
         iteration: usize,
-    ) -> Result<Step, SolveError>;
+    ) -> Result<Step<C::Outcome>, SolveError>;
 
     /// Pivots taken so far (pivoting methods; the driver puts them in the outcome).
     fn pivots(&self) -> Option<usize> {
@@ -172,7 +274,7 @@ pub trait Steps {
 
     /// The outcome of the run, from the one the driver (or [`Step::Done`]) made, with the
     /// pivots; a method may add what only it knows. The default returns it unchanged.
-    fn finish(self, outcome: Outcome) -> Outcome
+    fn finish(self, outcome: C::Outcome) -> C::Outcome
     where
         Self: Sized,
     {
@@ -186,44 +288,45 @@ struct Test {
     residual: f64,
 }
 
-fn test<S: Steps>(state: &S, lcp: &Lcp, ctx: &mut SolveContext<'_>) -> Test {
+fn test<C: LoopContext, S: Steps<C>>(state: &S, problem: &C::Problem, ctx: &mut C) -> Test {
     let z = state.z();
-    let (passes, residual) = match state.merit(lcp) {
-        Some((w, residual)) => (ctx.converged(lcp, &z, &w, residual), residual),
-        None => {
-            let (w, merit) = ctx.evaluate(lcp, &z);
-            (ctx.converged(lcp, &z, &w, merit.residual), merit.residual)
-        }
-    };
+    let held = state.merit(problem);
+    let (passes, residual) = ctx.test(problem, &z, held.as_ref().map(|(w, r)| (&w[..], *r)));
     Test { passes, residual }
 }
 
-fn end<S: Steps>(state: S, status: Status, iterations: usize, note: Option<String>) -> Outcome {
-    let mut outcome = Outcome::new(state.z().into_owned(), status, iterations);
-    outcome.note = note;
-    done(state, outcome)
+fn end<C: LoopContext, S: Steps<C>>(
+    state: S,
+    status: Status,
+    iterations: usize,
+    note: Option<String>,
+) -> C::Outcome {
+    let outcome = C::outcome(state.z().into_owned(), status, iterations, note, state.pivots());
+    state.finish(outcome)
 }
 
-fn done<S: Steps>(state: S, mut outcome: Outcome) -> Outcome {
-    outcome.pivots = outcome.pivots.or(state.pivots());
+fn done<C: LoopContext, S: Steps<C>>(state: S, mut outcome: C::Outcome) -> C::Outcome {
+    if let Some(p) = state.pivots() {
+        C::add_pivots(&mut outcome, p);
+    }
     state.finish(outcome)
 }
 
 /// The loop every iterative solver runs: `init` builds the state (or ends the run), then
 /// steps until the test passes, a limit is reached, the iterate diverges or stalls, or the
 /// method ends. See the module documentation for the rules.
-pub fn run_steps<S: Steps>(
-    lcp: &Lcp,
-    ctx: &mut SolveContext<'_>,
-    init: impl FnOnce(&Lcp, &mut SolveContext<'_>) -> Result<Start<S>, SolveError>,
-) -> Result<Outcome, SolveError> {
-    let mut state = match init(lcp, ctx)? {
+pub fn run_steps<C: LoopContext, S: Steps<C>>(
+    problem: &C::Problem,
+    ctx: &mut C,
+    init: impl FnOnce(&C::Problem, &mut C) -> Result<Start<S, C::Outcome>, SolveError>,
+) -> Result<C::Outcome, SolveError> {
+    let mut state = match init(problem, ctx)? {
         Start::Run(s) => s,
         Start::Done(outcome) => return Ok(outcome),
     };
     let policy = state.policy();
     if policy.check_start {
-        let t = test(&state, lcp, ctx);
+        let t = test(&state, problem, ctx);
         if t.passes {
             return Ok(end(state, Status::Solved, 0, None));
         }
@@ -235,13 +338,13 @@ pub fn run_steps<S: Steps>(
     if ctx.time_exceeded() {
         return Ok(end(state, Status::TimeLimit, 0, None));
     }
-    let max_iter = ctx.max_iter;
+    let max_iter = ctx.max_iter();
     let mut quiet = 0usize;
     for it in 1..=max_iter {
-        let (measure, movement, check) = match state.step(lcp, ctx, it)? {
+        let (measure, movement, check) = match state.step(problem, ctx, it)? {
             Step::Taken { measure, movement, check } => (measure, movement, check),
             Step::End { status, note } => {
-                let t = test(&state, lcp, ctx);
+                let t = test(&state, problem, ctx);
                 return Ok(if t.passes {
                     end(state, Status::Solved, it, None)
                 } else {
@@ -251,13 +354,11 @@ pub fn run_steps<S: Steps>(
             Step::Done(outcome) => return Ok(done(state, outcome)),
         };
         if let Some(m) = measure {
-            if ctx.records_history() {
-                if ctx.wants_exact(it) {
-                    let z = state.z();
-                    ctx.record(lcp, it, m, &z);
-                } else {
-                    ctx.record(lcp, it, m, &[]);
-                }
+            if ctx.wants_iterate(it) {
+                let z = state.z();
+                ctx.record(problem, it, m, &z);
+            } else {
+                ctx.record(problem, it, m, &[]);
             }
             if !m.is_finite() {
                 let note = format!(
@@ -273,7 +374,7 @@ pub fn run_steps<S: Steps>(
         };
         let stalled = policy.stall_after.is_some_and(|k| quiet >= k);
         if check || stalled || (policy.check_last && it == max_iter) {
-            let t = test(&state, lcp, ctx);
+            let t = test(&state, problem, ctx);
             if t.passes {
                 return Ok(end(state, Status::Solved, it, None));
             }
@@ -286,7 +387,9 @@ pub fn run_steps<S: Steps>(
                 let note = format!(
                     "{} {it}: z no longer changes (relative change {relative:.1e}) but the \
                      residual {:.3e} exceeds tol {:.1e}",
-                    policy.step_name, t.residual, ctx.tol
+                    policy.step_name,
+                    t.residual,
+                    ctx.tol()
                 );
                 return Ok(end(state, Status::Stalled, it, Some(note)));
             }
@@ -315,7 +418,7 @@ mod tests {
         ending: Option<(usize, Step)>,
     }
 
-    impl Steps for Scripted {
+    impl<'c> Steps<SolveContext<'c>> for Scripted {
         fn policy(&self) -> Policy {
             self.policy
         }
@@ -325,7 +428,7 @@ mod tests {
         fn step(
             &mut self,
             _: &Lcp,
-            _: &mut SolveContext<'_>,
+            _: &mut SolveContext<'c>,
             it: usize,
         ) -> Result<Step, SolveError> {
             if let Some((at, step)) = &self.ending {

@@ -165,7 +165,7 @@ impl<'p> ApgdState<'p> {
     }
 }
 
-impl Steps for ApgdState<'_> {
+impl<'c> Steps<SolveContext<'c>> for ApgdState<'_> {
     fn policy(&self) -> Policy {
         Policy {
             stall_after: Some(3),
@@ -185,7 +185,7 @@ impl Steps for ApgdState<'_> {
     fn step(
         &mut self,
         lcp: &Lcp,
-        ctx: &mut SolveContext<'_>,
+        ctx: &mut SolveContext<'c>,
         it: usize,
     ) -> Result<Step, SolveError> {
         let n = lcp.n();

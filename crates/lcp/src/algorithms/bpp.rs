@@ -281,7 +281,7 @@ impl BppState<'_> {
     }
 }
 
-impl Steps for BppState<'_> {
+impl<'c> Steps<SolveContext<'c>> for BppState<'_> {
     fn z(&self) -> Cow<'_, [f64]> {
         Cow::Borrowed(&self.z_last)
     }
@@ -289,7 +289,7 @@ impl Steps for BppState<'_> {
     fn step(
         &mut self,
         lcp: &Lcp,
-        ctx: &mut SolveContext<'_>,
+        ctx: &mut SolveContext<'c>,
         it: usize,
     ) -> Result<Step, SolveError> {
         let n = lcp.n();

@@ -180,7 +180,7 @@ impl IpmState {
     }
 }
 
-impl Steps for IpmState {
+impl<'c> Steps<SolveContext<'c>> for IpmState {
     fn policy(&self) -> Policy {
         Policy { check_start: true, ..Policy::named("iteration") }
     }
@@ -196,7 +196,7 @@ impl Steps for IpmState {
     fn step(
         &mut self,
         lcp: &Lcp,
-        ctx: &mut SolveContext<'_>,
+        ctx: &mut SolveContext<'c>,
         _: usize,
     ) -> Result<Step, SolveError> {
         let n = lcp.n();

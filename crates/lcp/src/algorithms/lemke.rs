@@ -626,7 +626,7 @@ impl LemkeState {
     }
 }
 
-impl Steps for LemkeState {
+impl<'c> Steps<SolveContext<'c>> for LemkeState {
     fn policy(&self) -> Policy {
         Policy { divergence_hint: " (the tableau lost its accuracy)", ..Policy::named("pivot") }
     }
@@ -640,7 +640,7 @@ impl Steps for LemkeState {
     fn step(
         &mut self,
         lcp: &Lcp,
-        ctx: &mut SolveContext<'_>,
+        ctx: &mut SolveContext<'c>,
         _: usize,
     ) -> Result<Step, SolveError> {
         let r = match self.row.take() {

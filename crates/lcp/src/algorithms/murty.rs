@@ -161,7 +161,7 @@ impl MurtyState<'_> {
     }
 }
 
-impl Steps for MurtyState<'_> {
+impl<'c> Steps<SolveContext<'c>> for MurtyState<'_> {
     fn policy(&self) -> Policy {
         Policy::named("pivot")
     }
@@ -174,7 +174,7 @@ impl Steps for MurtyState<'_> {
     fn step(
         &mut self,
         lcp: &Lcp,
-        ctx: &mut SolveContext<'_>,
+        ctx: &mut SolveContext<'c>,
         it: usize,
     ) -> Result<Step, SolveError> {
         let Some(i) = self.pick else { return Ok(self.done(Status::Solved)) };

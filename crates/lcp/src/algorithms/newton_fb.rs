@@ -110,7 +110,7 @@ struct Newton<M> {
     method: M,
 }
 
-impl<M: NewtonStep> Steps for Newton<M> {
+impl<'c, M: NewtonStep> Steps<SolveContext<'c>> for Newton<M> {
     /// The start is tested (a warm start at a solution takes no iteration); a step is an
     /// iteration.
     fn policy(&self) -> Policy {
@@ -128,7 +128,7 @@ impl<M: NewtonStep> Steps for Newton<M> {
     fn step(
         &mut self,
         lcp: &Lcp,
-        ctx: &mut SolveContext<'_>,
+        ctx: &mut SolveContext<'c>,
         _: usize,
     ) -> Result<Step, SolveError> {
         Ok(self.method.step(lcp, ctx, &mut self.z, &mut self.w))

@@ -235,7 +235,7 @@ struct Sweeping<'a, F> {
     to_original: Option<Unpermute<'a>>,
 }
 
-impl<F: FnMut(&mut [f64]) -> SweepInfo> Steps for Sweeping<'_, F> {
+impl<'c, F: FnMut(&mut [f64]) -> SweepInfo> Steps<SolveContext<'c>> for Sweeping<'_, F> {
     fn policy(&self) -> Policy {
         Policy {
             check_last: true,
@@ -255,7 +255,7 @@ impl<F: FnMut(&mut [f64]) -> SweepInfo> Steps for Sweeping<'_, F> {
     fn step(
         &mut self,
         _lcp: &Lcp,
-        ctx: &mut SolveContext<'_>,
+        ctx: &mut SolveContext<'c>,
         iteration: usize,
     ) -> Result<Step, SolveError> {
         let info = (self.sweep)(&mut self.z);

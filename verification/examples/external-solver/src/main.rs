@@ -50,7 +50,7 @@ struct Jacobi {
     diag: Vec<f64>,
 }
 
-impl Steps for Jacobi {
+impl<'c> Steps<SolveContext<'c>> for Jacobi {
     fn z(&self) -> Cow<'_, [f64]> {
         Cow::Borrowed(&self.z)
     }
@@ -58,7 +58,7 @@ impl Steps for Jacobi {
     fn step(
         &mut self,
         lcp: &Lcp,
-        ctx: &mut SolveContext<'_>,
+        ctx: &mut SolveContext<'c>,
         _: usize,
     ) -> Result<Step, SolveError> {
         let w = ctx.w_of(lcp, &self.z);

@@ -16,12 +16,14 @@
 //! the scaled dual rescaled and W + rho I refactorised: faer dense LU or sparse LU with one
 //! symbolic analysis). The true error of z is evaluated every `check_every` iterations.
 
+use std::borrow::Cow;
+
 use faer::sparse::Triplet;
+use signorini_lcp::steps::{run_steps, Policy, Start, Step, Steps};
 use signorini_lcp::{Matrix, SolveError, Status};
 
 use super::{Factor, LinearSystem, Rows};
 use crate::cone::{project, tangential_norm};
-use crate::merit::error;
 use crate::solver::{FcContext, FcOutcome};
 use crate::FcProblem;
 
@@ -62,98 +64,146 @@ impl Admm {
         problem: &FcProblem,
         ctx: &mut FcContext<'_>,
     ) -> Result<FcOutcome, SolveError> {
-        let p = &self.params;
-        let n = problem.n();
-        let d = problem.dimension();
-        let rows = super::rows(problem);
-        let mean_diag = (0..n).map(|i| problem.get(i, i).abs()).sum::<f64>() / n as f64;
-        let mut rho = p.rho_scale * if mean_diag > 0.0 { mean_diag } else { 1.0 };
-        let sparse = matches!(problem.w(), Matrix::Sparse(_)) && n > 300;
-        let mut system = LinearSystem::new(sparse);
-        let factor = |system: &mut LinearSystem, rho: f64| -> Result<Factor, String> {
-            system.factor(n, &shifted_triplets(&rows, n, rho))
-        };
-        let mut lu = match factor(&mut system, rho) {
-            Ok(f) => f,
-            Err(e) => {
-                let mut o = FcOutcome::new(ctx.initial_r(n), Status::NumericalFailure, 0);
-                o.note = Some(format!("W + rho I: {e}"));
-                return Ok(o);
-            }
-        };
-        let mut z = ctx.initial_r(n);
-        for (b, &mu) in z.chunks_exact_mut(d).zip(problem.mu()) {
-            project(b, mu);
-        }
-        let mut xi = vec![0.0; n];
-        let mut r = vec![0.0; n];
-        let mut u = vec![0.0; n];
-        let (mut prim, mut dual) = (0.0f64, 0.0f64);
-        for it in 1..=ctx.max_iter {
-            if ctx.time_exceeded() {
-                return Ok(FcOutcome::new(z, Status::TimeLimit, it - 1));
-            }
-            problem.mul_vec(&z, &mut u);
-            for i in 0..n {
-                r[i] = rho * (z[i] - xi[i]) - problem.q()[i];
-            }
-            for (c, &mu) in problem.mu().iter().enumerate() {
-                let ub = &mut u[d * c..d * (c + 1)];
-                for (k, v) in ub.iter_mut().enumerate() {
-                    *v += problem.q()[d * c + k];
+        run_steps(problem, ctx, |_, ctx| {
+            let p = &self.params;
+            let n = problem.n();
+            let d = problem.dimension();
+            let rows = super::rows(problem);
+            let mean_diag = (0..n).map(|i| problem.get(i, i).abs()).sum::<f64>() / n as f64;
+            let rho = p.rho_scale * if mean_diag > 0.0 { mean_diag } else { 1.0 };
+            let sparse = matches!(problem.w(), Matrix::Sparse(_)) && n > 300;
+            let mut system = LinearSystem::new(sparse);
+            let lu = match system.factor(n, &shifted_triplets(&rows, n, rho)) {
+                Ok(f) => f,
+                Err(e) => {
+                    let mut o = FcOutcome::new(ctx.initial_r(n), Status::NumericalFailure, 0);
+                    o.note = Some(format!("W + rho I: {e}"));
+                    return Ok(Start::Done(o));
                 }
-                r[d * c] -= mu * tangential_norm(ub);
-            }
-            if let Err(e) = lu.solve_in_place(&mut r) {
-                let mut o = FcOutcome::new(z, Status::NumericalFailure, it);
-                o.note = Some(format!("iteration {it}: {e}"));
-                return Ok(o);
-            }
-            let z_old = z.clone();
-            for i in 0..n {
-                z[i] = r[i] + xi[i];
-            }
+            };
+            let mut z = ctx.initial_r(n);
             for (b, &mu) in z.chunks_exact_mut(d).zip(problem.mu()) {
                 project(b, mu);
             }
-            let (mut p2, mut d2) = (0.0, 0.0);
-            for i in 0..n {
-                xi[i] += r[i] - z[i];
-                p2 += (r[i] - z[i]).powi(2);
-                d2 += (z[i] - z_old[i]).powi(2);
-            }
-            prim = prim.max(p2.sqrt());
-            dual = dual.max(rho * d2.sqrt());
-            ctx.record(problem, it, p2.sqrt(), &z);
-            if (it.is_multiple_of(p.check_every) || it == ctx.max_iter)
-                && error(problem, &z) <= ctx.tol
-            {
-                return Ok(FcOutcome::new(z, Status::Solved, it));
-            }
-            if it.is_multiple_of(p.balance_every) {
-                let scale = if prim > 10.0 * dual {
-                    2.0
-                } else if dual > 10.0 * prim {
-                    0.5
-                } else {
-                    1.0
-                };
-                if scale != 1.0 {
-                    rho *= scale;
-                    xi.iter_mut().for_each(|v| *v /= scale);
-                    lu = match factor(&mut system, rho) {
-                        Ok(f) => f,
-                        Err(e) => {
-                            let mut o = FcOutcome::new(z, Status::NumericalFailure, it);
-                            o.note = Some(format!("W + rho I with rho = {rho:e}: {e}"));
-                            return Ok(o);
-                        }
-                    };
+            Ok(Start::Run(AdmmState {
+                params: p,
+                rows,
+                system,
+                lu,
+                rho,
+                z,
+                xi: vec![0.0; n],
+                r: vec![0.0; n],
+                u: vec![0.0; n],
+                prim: 0.0,
+                dual: 0.0,
+            }))
+        })
+    }
+}
+
+/// The running state of `admm`: z on the cones, the scaled dual xi, the penalty rho with the
+/// factorisation of W + rho I, and the largest residuals since the last balancing.
+struct AdmmState<'a> {
+    params: &'a AdmmParams,
+    rows: Rows<'a>,
+    system: LinearSystem,
+    lu: Factor,
+    rho: f64,
+    z: Vec<f64>,
+    xi: Vec<f64>,
+    r: Vec<f64>,
+    u: Vec<f64>,
+    prim: f64,
+    dual: f64,
+}
+
+impl AdmmState<'_> {
+    /// Residual balancing: rho doubled or halved when one residual exceeds ten times the
+    /// other, the scaled dual rescaled and W + rho I refactorised.
+    fn balance(&mut self, n: usize, it: usize) -> Option<Step<FcOutcome>> {
+        let scale = if self.prim > 10.0 * self.dual {
+            2.0
+        } else if self.dual > 10.0 * self.prim {
+            0.5
+        } else {
+            1.0
+        };
+        if scale != 1.0 {
+            self.rho *= scale;
+            self.xi.iter_mut().for_each(|v| *v /= scale);
+            match self.system.factor(n, &shifted_triplets(&self.rows, n, self.rho)) {
+                Ok(f) => self.lu = f,
+                Err(e) => {
+                    let mut o = FcOutcome::new(self.z.clone(), Status::NumericalFailure, it);
+                    o.note = Some(format!("W + rho I with rho = {:e}: {e}", self.rho));
+                    return Some(Step::Done(o));
                 }
-                prim = 0.0;
-                dual = 0.0;
             }
         }
-        Ok(FcOutcome::new(z, Status::MaxIterations, ctx.max_iter))
+        self.prim = 0.0;
+        self.dual = 0.0;
+        None
+    }
+}
+
+impl<'c> Steps<FcContext<'c>> for AdmmState<'_> {
+    fn policy(&self) -> Policy {
+        Policy { check_last: true, ..Policy::named("iteration") }
+    }
+
+    fn z(&self) -> Cow<'_, [f64]> {
+        Cow::Borrowed(&self.z)
+    }
+
+    fn step(
+        &mut self,
+        problem: &FcProblem,
+        _: &mut FcContext<'c>,
+        it: usize,
+    ) -> Result<Step<FcOutcome>, SolveError> {
+        let n = problem.n();
+        let d = problem.dimension();
+        // Balancing after the previous iteration's test, as the residuals of `balance_every`
+        // iterations are in.
+        if it > 1 && (it - 1).is_multiple_of(self.params.balance_every) {
+            if let Some(done) = self.balance(n, it - 1) {
+                return Ok(done);
+            }
+        }
+        let (z, xi, r, u, rho) = (&mut self.z, &mut self.xi, &mut self.r, &mut self.u, self.rho);
+        problem.mul_vec(z, u);
+        for i in 0..n {
+            r[i] = rho * (z[i] - xi[i]) - problem.q()[i];
+        }
+        for (c, &mu) in problem.mu().iter().enumerate() {
+            let ub = &mut u[d * c..d * (c + 1)];
+            for (k, v) in ub.iter_mut().enumerate() {
+                *v += problem.q()[d * c + k];
+            }
+            r[d * c] -= mu * tangential_norm(ub);
+        }
+        if let Err(e) = self.lu.solve_in_place(r) {
+            let mut o = FcOutcome::new(z.clone(), Status::NumericalFailure, it);
+            o.note = Some(format!("iteration {it}: {e}"));
+            return Ok(Step::Done(o));
+        }
+        let z_old = z.clone();
+        for i in 0..n {
+            z[i] = r[i] + xi[i];
+        }
+        for (b, &mu) in z.chunks_exact_mut(d).zip(problem.mu()) {
+            project(b, mu);
+        }
+        let (mut p2, mut d2) = (0.0, 0.0);
+        for i in 0..n {
+            xi[i] += r[i] - z[i];
+            p2 += (r[i] - z[i]).powi(2);
+            d2 += (z[i] - z_old[i]).powi(2);
+        }
+        self.prim = self.prim.max(p2.sqrt());
+        self.dual = self.dual.max(rho * d2.sqrt());
+        let check = it.is_multiple_of(self.params.check_every);
+        Ok(Step::Taken { measure: Some(p2.sqrt()), movement: None, check })
     }
 }

@@ -13,10 +13,12 @@
 //! 1/L with L estimated by power iteration on W and doubled whenever the quadratic upper bound
 //! fails (backtracking); the true error is evaluated every `check_every` steps.
 
-use signorini_lcp::{SolveError, Status};
+use std::borrow::Cow;
+
+use signorini_lcp::steps::{run_steps, Policy, Start, Step, Steps};
+use signorini_lcp::SolveError;
 
 use crate::cone::{project, tangential_norm};
-use crate::merit::error;
 use crate::solver::{projected, FcContext, FcOutcome};
 use crate::FcProblem;
 
@@ -92,66 +94,99 @@ impl ApgdCcp {
         ctx: &mut FcContext<'_>,
     ) -> Result<FcOutcome, SolveError> {
         let n = problem.n();
-        let mut lip = lipschitz_estimate(problem);
-        let mut x = projected(problem, &ctx.initial_r(n));
-        let mut y = x.clone();
-        let mut theta = 1.0f64;
-        let (mut g, mut gx) = (vec![0.0; n], vec![0.0; n]);
-        let mut x_new = vec![0.0; n];
-        for it in 1..=ctx.max_iter {
-            if ctx.time_exceeded() {
-                return Ok(FcOutcome::new(x, Status::TimeLimit, it - 1));
+        run_steps(problem, ctx, |problem, ctx| {
+            let x = projected(problem, &ctx.initial_r(n));
+            Ok(Start::Run(ApgdCcpState {
+                solver: self,
+                lip: lipschitz_estimate(problem),
+                y: x.clone(),
+                x,
+                theta: 1.0,
+                g: vec![0.0; n],
+                gx: vec![0.0; n],
+                x_new: vec![0.0; n],
+            }))
+        })
+    }
+}
+
+/// The running state of `apgd-ccp`: the iterate x on the cones, the extrapolated point y,
+/// the momentum θ and the Lipschitz estimate.
+struct ApgdCcpState<'a> {
+    solver: &'a ApgdCcp,
+    lip: f64,
+    x: Vec<f64>,
+    y: Vec<f64>,
+    theta: f64,
+    g: Vec<f64>,
+    gx: Vec<f64>,
+    x_new: Vec<f64>,
+}
+
+impl<'c> Steps<FcContext<'c>> for ApgdCcpState<'_> {
+    fn policy(&self) -> Policy {
+        Policy { check_last: true, ..Policy::named("step") }
+    }
+
+    fn z(&self) -> Cow<'_, [f64]> {
+        Cow::Borrowed(&self.x)
+    }
+
+    fn step(
+        &mut self,
+        problem: &FcProblem,
+        _: &mut FcContext<'c>,
+        it: usize,
+    ) -> Result<Step<FcOutcome>, SolveError> {
+        let n = problem.n();
+        let params = &self.solver.params;
+        let (x, y, g, gx, x_new) =
+            (&mut self.x, &mut self.y, &mut self.g, &mut self.gx, &mut self.x_new);
+        let fy = self.solver.gradient(problem, y, g);
+        // Backtracking on the quadratic upper bound (the plain relaxation only: with the
+        // shift the gradient is not that of a fixed objective).
+        for _ in 0..60 {
+            for i in 0..n {
+                x_new[i] = y[i] - g[i] / self.lip;
             }
-            let fy = self.gradient(problem, &y, &mut g);
-            // Backtracking on the quadratic upper bound (the plain relaxation only: with the
-            // shift the gradient is not that of a fixed objective).
-            for _ in 0..60 {
-                for i in 0..n {
-                    x_new[i] = y[i] - g[i] / lip;
-                }
-                project_all(problem, &mut x_new);
-                if self.params.desaxce {
-                    break;
-                }
-                let fx = self.gradient(problem, &x_new, &mut gx);
-                let mut bound = fy;
-                for i in 0..n {
-                    let dx = x_new[i] - y[i];
-                    bound += g[i] * dx + 0.5 * lip * dx * dx;
-                }
-                if fx <= bound + 1e-14 * fy.abs().max(1.0) {
-                    break;
-                }
-                lip *= 2.0;
+            project_all(problem, x_new);
+            if params.desaxce {
+                break;
             }
-            let theta_new = 0.5 * (-theta * theta + theta * (theta * theta + 4.0).sqrt());
-            let beta = theta * (1.0 - theta) / (theta * theta + theta_new);
-            // Adaptive restart when the momentum points uphill.
-            let uphill: f64 =
-                g.iter().zip(x_new.iter().zip(&x)).map(|(gi, (a, b))| gi * (a - b)).sum();
-            let change = x_new.iter().zip(&x).fold(0.0f64, |m, (a, b)| m.max((a - b).abs()));
-            if uphill > 0.0 {
-                y.copy_from_slice(&x_new);
-                theta = 1.0;
-            } else {
-                for i in 0..n {
-                    y[i] = x_new[i] + beta * (x_new[i] - x[i]);
-                }
-                theta = theta_new;
+            let fx = self.solver.gradient(problem, x_new, gx);
+            let mut bound = fy;
+            for i in 0..n {
+                let dx = x_new[i] - y[i];
+                bound += g[i] * dx + 0.5 * self.lip * dx * dx;
             }
-            std::mem::swap(&mut x, &mut x_new);
-            if x.iter().any(|v| !v.is_finite()) {
-                let mut o = FcOutcome::new(x, Status::NumericalFailure, it);
-                o.note = Some(format!("a reaction became non-finite at step {it}"));
-                return Ok(o);
+            if fx <= bound + 1e-14 * fy.abs().max(1.0) {
+                break;
             }
-            ctx.record(problem, it, change, &x);
-            if (it.is_multiple_of(self.params.check_every) || it == ctx.max_iter)
-                && error(problem, &x) <= ctx.tol
-            {
-                return Ok(FcOutcome::new(x, Status::Solved, it));
-            }
+            self.lip *= 2.0;
         }
-        Ok(FcOutcome::new(x, Status::MaxIterations, ctx.max_iter))
+        let theta = self.theta;
+        let theta_new = 0.5 * (-theta * theta + theta * (theta * theta + 4.0).sqrt());
+        let beta = theta * (1.0 - theta) / (theta * theta + theta_new);
+        // Adaptive restart when the momentum points uphill.
+        let uphill: f64 =
+            g.iter().zip(x_new.iter().zip(x.iter())).map(|(gi, (a, b))| gi * (a - b)).sum();
+        let change = x_new.iter().zip(x.iter()).fold(0.0f64, |m, (a, b)| m.max((a - b).abs()));
+        if uphill > 0.0 {
+            y.copy_from_slice(x_new);
+            self.theta = 1.0;
+        } else {
+            for i in 0..n {
+                y[i] = x_new[i] + beta * (x_new[i] - x[i]);
+            }
+            self.theta = theta_new;
+        }
+        std::mem::swap(x, x_new);
+        let finite = x.iter().all(|v| v.is_finite());
+        let check = it.is_multiple_of(params.check_every);
+        Ok(Step::Taken {
+            measure: Some(if finite { change } else { f64::NAN }),
+            movement: None,
+            check,
+        })
     }
 }

@@ -9,6 +9,7 @@ pub mod ipm_ccp;
 pub mod lcp_route;
 pub mod newton_ac;
 pub mod nsgs;
+pub mod nsgs_colored;
 
 use faer::linalg::solvers::{PartialPivLu, Solve};
 use faer::sparse::linalg::solvers::{Lu, SymbolicLu};
@@ -21,6 +22,7 @@ use crate::FcProblem;
 /// Registers every algorithm of this crate.
 pub fn register_all(r: &mut FcRegistry) {
     nsgs::register(r);
+    nsgs_colored::register(r);
     newton_ac::register(r);
     apgd_ccp::register(r);
     admm::register(r);

@@ -23,7 +23,7 @@ Solvers (spec NAME[:key=value,...]):
   nsgs-colored  nsgs over a colouring of the contacts, parallel, the same r for any thread
               count (local, omega, check_every, local_max_iter, local_tol, threads)
   newton-ac   global Alart-Curnier semismooth Newton (linear=auto|dense|sparse, rho_scale,
-              max_backtracks, memory, fallback_sweeps)
+              max_backtracks, memory, fallback_sweeps, gradient_fallback)
   admm        ADMM with the De Saxce shift (rho_scale, balance_every, check_every)
   apgd-ccp    accelerated projected gradient on the convex relaxation (desaxce, check_every)
   ipm-ccp     convex relaxation as an SOCP through clarabel, De Saxce shift (shift_iter)

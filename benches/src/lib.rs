@@ -1,5 +1,7 @@
 //! Benchmarks of the signorini solvers and drivers for peer comparisons (see `benches/`).
 
+pub mod fc_peers;
+
 /// Median of repeated timings (the mean of the two middle values for an even count; NaN when
 /// there are none). Shared by the timing binaries.
 pub fn median(v: &[f64]) -> f64 {

@@ -73,6 +73,13 @@ pub const TABLE: &[ExpectedFailure] = &[
     },
 ];
 
+/// Applies the project's tables: [`TABLE`] and the frictional-contact (file, solver) table
+/// [`crate::friction_siconos::TABLE`].
+pub fn apply_project_tables(checks: &mut [Check]) {
+    apply(checks, TABLE);
+    apply(checks, crate::friction_siconos::TABLE);
+}
+
 /// Applies `table` to `checks`: a failing listed pair becomes `expected_failure` (reason added to
 /// `observed`); a passing listed pair becomes `fail`. Missing solvers stay `fail`.
 pub fn apply(checks: &mut [Check], table: &[ExpectedFailure]) {

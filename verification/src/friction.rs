@@ -1,6 +1,6 @@
 //! Frictional contact with the exact Coulomb cone (`fc/...`): one-contact problems whose
 //! reactions are known in closed form, solved by every exact solver of signorini-friction by
-//! name (`nsgs`, `nsgs:local=proj`, `newton-ac`, `apgd-ccp:desaxce=true`, `admm`, `auto`) through its
+//! name (`nsgs`, `nsgs:local=proj`, `nsgs-colored`, `newton-ac`, `apgd-ccp:desaxce=true`, `admm`, `auto`) through its
 //! driver, which recomputes u = W r + q and the Siconos error from r. Each check compares the
 //! returned r (and u) with the formula, entry by entry; the status must be `solved`.
 //!
@@ -11,6 +11,8 @@
 use signorini_friction::{FcProblem, FcRegistry};
 use signorini_lcp::{SolveOptions, Status};
 
+pub use crate::friction_siconos::SICONOS_FC_DIR;
+
 use crate::case::{Case, Context};
 use crate::check::fmt_sci;
 use crate::convergence::{fitted_series, Recorder, StudyCase};
@@ -20,81 +22,15 @@ const G: f64 = 9.81;
 
 /// The solvers of the exact cone (the `lcp` route solves a polyhedral approximation, and
 /// `apgd-ccp` without the De Saxcé shift solves the convex relaxation).
-pub const EXACT_SOLVERS: [&str; 6] =
-    ["nsgs", "nsgs:local=proj", "newton-ac", "apgd-ccp:desaxce=true", "admm", "auto"];
-
-/// The vendored Siconos frictional-contact set (Apache-2.0, Siconos, INRIA; README there).
-pub const SICONOS_FC_DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/data/siconos-fc");
-
-/// Files of the Siconos set that take over a second for `auto` in the dev profile: in the
-/// full set only.
-const SLOW_FILES: [&str; 4] = [
-    "BoxesStack1-i100000-32.hdf5.dat",
-    "Capsules-i100-1090.dat",
-    "Capsules-i101-404.dat",
-    "Capsules-i125-1213.hdf5",
+pub const EXACT_SOLVERS: [&str; 7] = [
+    "nsgs",
+    "nsgs:local=proj",
+    "nsgs-colored",
+    "newton-ac",
+    "apgd-ccp:desaxce=true",
+    "admm",
+    "auto",
 ];
-
-/// One file of the Siconos frictional-contact set, solved to 1e-8 by `auto`.
-#[derive(Debug, Clone)]
-pub struct SiconosFcCase {
-    id: String,
-    file: String,
-    quick: bool,
-}
-
-impl Case for SiconosFcCase {
-    fn id(&self) -> &str {
-        &self.id
-    }
-    fn kind(&self) -> &str {
-        "fc"
-    }
-    fn source(&self) -> &str {
-        "Siconos frictional-contact regression set (verification/data/siconos-fc, Apache-2.0, \
-         Siconos, INRIA); graded by fc3d_compute_error recomputed from r"
-    }
-    fn quick(&self) -> bool {
-        self.quick
-    }
-    fn run(&self, _: &Context) -> Vec<crate::check::Check> {
-        let mut rec = Recorder::new(&self.id, "fc", self.source());
-        let path = std::path::Path::new(SICONOS_FC_DIR).join(&self.file);
-        let problem = match signorini_friction::formats::read_fc_problem(&path, None) {
-            Ok(p) => p,
-            Err(e) => {
-                rec.error("load", e);
-                return rec.checks;
-            }
-        };
-        let options = SolveOptions { tol: Some(1e-8), ..SolveOptions::default() };
-        let run = FcRegistry::builtin()
-            .build("auto")
-            .map_err(|e| e.to_string())
-            .and_then(|s| s.solve(&problem, &options, None).map_err(|e| e.to_string()));
-        match run {
-            Ok(sol) => {
-                // Recomputed here from r, not taken from the solution.
-                let error = signorini_friction::merit::error(&problem, &sol.r);
-                rec.check(
-                    "auto",
-                    "solved",
-                    sol.status == Status::Solved && error <= 1e-8,
-                    "solved, Siconos error <= 1e-8".into(),
-                    format!(
-                        "{} (error {}, {} iterations)",
-                        sol.status,
-                        fmt_sci(error),
-                        sol.iterations
-                    ),
-                    Some(1e-8),
-                );
-            }
-            Err(e) => rec.error("auto", e),
-        }
-        rec.checks
-    }
-}
 
 /// The frictional-contact cases.
 pub fn cases() -> Vec<Box<dyn Case>> {
@@ -136,23 +72,7 @@ pub fn cases() -> Vec<Box<dyn Case>> {
         },
     ];
     let mut out: Vec<Box<dyn Case>> = v.into_iter().map(|c| Box::new(c) as Box<dyn Case>).collect();
-    let mut files: Vec<String> = std::fs::read_dir(SICONOS_FC_DIR)
-        .map(|d| {
-            d.flatten()
-                .map(|e| e.file_name().to_string_lossy().into_owned())
-                .filter(|n| n.ends_with(".dat") || n.ends_with(".hdf5"))
-                .collect()
-        })
-        .unwrap_or_default();
-    files.sort();
-    for file in files {
-        let stem = file.trim_end_matches(".dat").trim_end_matches(".hdf5").replace('.', "_");
-        out.push(Box::new(SiconosFcCase {
-            id: format!("fc/siconos/{stem}"),
-            quick: !SLOW_FILES.contains(&file.as_str()),
-            file,
-        }));
-    }
+    out.extend(crate::friction_siconos::cases());
     out
 }
 

@@ -23,6 +23,7 @@ pub mod check;
 pub mod convergence;
 pub mod expected_failures;
 pub mod friction;
+pub mod friction_siconos;
 pub mod fuzz;
 pub mod lcp;
 pub mod mechanics;
@@ -58,7 +59,7 @@ pub fn run_cases(ctx: &Context, cases: &[Box<dyn Case>], selection: &Selection) 
     for case in cases.iter().filter(|c| selection.takes(c.as_ref())) {
         checks.extend(case.run(ctx));
     }
-    expected_failures::apply(&mut checks, expected_failures::TABLE);
+    expected_failures::apply_project_tables(&mut checks);
     checks
 }
 
@@ -96,7 +97,7 @@ pub fn run_cases_with_progress(
         plots.extend(p);
         done(case.id());
     }
-    expected_failures::apply(&mut checks, expected_failures::TABLE);
+    expected_failures::apply_project_tables(&mut checks);
     (checks, plots)
 }
 

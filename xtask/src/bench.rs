@@ -1,7 +1,9 @@
-//! `cargo xtask bench [--quick] [--peers]`: the criterion benches of signorini-benches
-//! (`cargo bench -p signorini-benches`, `--quick` passes criterion's `--quick`), or with
-//! `--peers` the side-by-side run against Siconos, Drake and clarabel (the `peers` binary of
-//! signorini-benches, in release unless `--profile P` names another cargo profile) writing `target/bench/<run>/`.
+//! `cargo xtask bench [--quick] [--peers [--only lcp|fc]]`: the criterion benches of
+//! signorini-benches (`cargo bench -p signorini-benches`, `--quick` passes criterion's
+//! `--quick`), or with `--peers` the side-by-side run against Siconos, Drake and clarabel (the
+//! `peers` binary of signorini-benches, in release unless `--profile P` names another cargo
+//! profile) writing `target/bench/<run>/`: the LCP problems, then the 3D frictional-contact
+//! files against Siconos' fc3d solvers (`<run>/fc/`); `--only` runs one half.
 
 use std::process::{Command, ExitCode};
 use std::time::SystemTime;
@@ -20,10 +22,13 @@ pub struct BenchArgs {
     /// Cargo profile of the peers binary.
     #[arg(long, value_name = "P", default_value = "release", requires = "peers")]
     pub profile: String,
+    /// Only one half of the peers run: `lcp` or `fc`.
+    #[arg(long, value_name = "HALF", value_parser = ["lcp", "fc"], requires = "peers")]
+    pub only: Option<String>,
 }
 
 pub fn main(args: BenchArgs) -> Result<ExitCode, String> {
-    let BenchArgs { quick, peers, profile } = args;
+    let BenchArgs { quick, peers, profile, only } = args;
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
     let root = super::workspace_root();
     let mut cmd = Command::new(&cargo);
@@ -35,6 +40,9 @@ pub fn main(args: BenchArgs) -> Result<ExitCode, String> {
         cmd.arg("--out").arg(&out);
         if quick {
             cmd.arg("--quick");
+        }
+        if let Some(half) = &only {
+            cmd.args(["--only", half.as_str()]);
         }
         // A Drake installed in the repository's target/drake-venv is found without flags.
         let venv = root.join("target").join("drake-venv").join("bin").join("python");

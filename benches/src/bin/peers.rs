@@ -14,13 +14,18 @@
 //! every answer is recomputed here with `signorini_lcp::evaluate` from the returned z, and a
 //! pair counts as solved when it is within the common tolerance.
 //!
-//! `peers [--quick] [--out DIR] [--siconos-python PY] [--drake-python PY]`
+//! The frictional-contact half (`signorini_benches::fc_peers`, `<out>/fc/`): our `auto`,
+//! `newton-ac` and `nsgs` against Siconos' `fc3d_nsgs`, `fc3d_nonsmooth_Newton_AlartCurnier` and
+//! `fc3d_admm` on the 3D files of `verification/data/siconos-fc`, tolerance 1e-8, at least 3
+//! alternating rounds; skipped with a note when Siconos is absent.
+//!
+//! `peers [--quick] [--only lcp|fc] [--out DIR] [--siconos-python PY] [--drake-python PY]`
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Duration;
 
-use signorini_benches::median;
+use signorini_benches::{fc_peers, median};
 use signorini_lcp::{evaluate, generate, write_problem, Format, Lcp, Registry, SolveOptions};
 use signorini_verification::plot::{LogLogPlot, Marker, Series};
 
@@ -28,6 +33,7 @@ const TOL: f64 = 1e-8;
 
 struct Args {
     quick: bool,
+    only: Option<String>,
     out: PathBuf,
     siconos_python: String,
     drake_python: String,
@@ -36,6 +42,7 @@ struct Args {
 fn parse_args() -> Result<Args, String> {
     let mut a = Args {
         quick: false,
+        only: None,
         out: PathBuf::from("target/bench/peers"),
         siconos_python: "/usr/bin/python3".into(),
         drake_python: std::env::var("SIGNORINI_DRAKE_PYTHON").unwrap_or_else(|_| "python3".into()),
@@ -44,6 +51,13 @@ fn parse_args() -> Result<Args, String> {
     while let Some(flag) = it.next() {
         match flag.as_str() {
             "--quick" => a.quick = true,
+            "--only" => {
+                let v = it.next().ok_or("--only needs lcp or fc")?;
+                if v != "lcp" && v != "fc" {
+                    return Err(format!("--only {v}: expected lcp or fc"));
+                }
+                a.only = Some(v);
+            }
             "--out" => a.out = PathBuf::from(it.next().ok_or("--out needs a DIR")?),
             "--siconos-python" => a.siconos_python = it.next().ok_or("needs a PY")?,
             "--drake-python" => a.drake_python = it.next().ok_or("needs a PY")?,
@@ -155,6 +169,50 @@ fn main() {
 
 fn real_main() -> Result<(), String> {
     let args = parse_args()?;
+    if args.only.as_deref() != Some("fc") {
+        lcp_main(&args)?;
+    }
+    if args.only.as_deref() != Some("lcp") {
+        fc_main(&args)?;
+    }
+    Ok(())
+}
+
+/// The frictional-contact half: `<out>/fc/results.json` and `<out>/fc/table.md`.
+fn fc_main(args: &Args) -> Result<(), String> {
+    let repeats = if args.quick { 3 } else { 5 };
+    let with_siconos = fc_peers::siconos_available(&args.siconos_python);
+    if !with_siconos {
+        eprintln!(
+            "peers fc: Siconos skipped: `{} -c 'import siconos.numerics'` failed; install with `apt-get install python3-siconos` (or pass --siconos-python)",
+            args.siconos_python
+        );
+    }
+    let fc_args = fc_peers::FcPeersArgs {
+        data: Path::new(env!("CARGO_MANIFEST_DIR")).join("../verification/data/siconos-fc"),
+        out: args.out.clone(),
+        siconos_python: args.siconos_python.clone(),
+        repeats,
+        time_limit: Duration::from_secs(60),
+    };
+    let entries = fc_peers::run(&fc_args, with_siconos)?;
+    let dir = args.out.join("fc");
+    let mut md = fc_peers::table(&entries, repeats);
+    if !with_siconos {
+        md.push_str("\nSiconos skipped (not importable): ours only.\n");
+    }
+    let json = fc_peers::json(&entries, repeats);
+    let path = dir.join("results.json");
+    std::fs::write(&path, serde_json::to_string_pretty(&json).map_err(|e| e.to_string())? + "\n")
+        .map_err(|e| format!("{}: {e}", path.display()))?;
+    let path = dir.join("table.md");
+    std::fs::write(&path, &md).map_err(|e| format!("{}: {e}", path.display()))?;
+    print!("{md}");
+    eprintln!("peers fc: wrote {}", dir.display());
+    Ok(())
+}
+
+fn lcp_main(args: &Args) -> Result<(), String> {
     let dir = args.out.join("problems");
     std::fs::create_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
     let repeats = if args.quick { 3 } else { 7 };
@@ -263,7 +321,7 @@ fn real_main() -> Result<(), String> {
                     round + 1,
                     s.label()
                 );
-                match run_once(&args, s, p) {
+                match run_once(args, s, p) {
                     Ok((t, z)) => {
                         times[k].push(t);
                         last_z[k] = Some(z);
@@ -288,7 +346,7 @@ fn real_main() -> Result<(), String> {
             });
         }
     }
-    write_outputs(&args, &entries, &skipped, repeats)
+    write_outputs(args, &entries, &skipped, repeats)
 }
 
 fn solved(e: &Entry) -> bool {

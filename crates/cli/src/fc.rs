@@ -20,11 +20,17 @@ const FC_HELP: &str = "\
 Solvers (spec NAME[:key=value,...]):
   nsgs        nonsmooth Gauss-Seidel (local=ac|proj, omega, shuffle, seed, check_every,
               local_max_iter, local_tol)
+  nsgs-colored  nsgs over a colouring of the contacts, parallel, the same r for any thread
+              count (local, omega, check_every, local_max_iter, local_tol, threads)
   newton-ac   global Alart-Curnier semismooth Newton (linear=auto|dense|sparse, rho_scale,
-              max_backtracks, memory, fallback_sweeps)
+              max_backtracks, memory, fallback_sweeps, gradient_fallback)
   admm        ADMM with the De Saxce shift (rho_scale, balance_every, check_every)
   apgd-ccp    accelerated projected gradient on the convex relaxation (desaxce, check_every)
+  ipm-ccp     convex relaxation as an SOCP through clarabel, De Saxce shift (shift_iter)
+  fixed-point Tresca fixed point on the friction threshold (inner_sweeps, local_iter)
   lcp         polyhedral cone as an LCP (k, solver = a signorini-lcp solver name)
+  auto        newton-ac with nsgs fallback, then nsgs, then apgd-ccp:desaxce=true
+              (nsgs_sweeps, apgd_iter)
 
 JSON output (--json), one object:
   status, solver, dimension, n_contacts, r, u (= W r + q), error (Siconos fc3d_compute_error

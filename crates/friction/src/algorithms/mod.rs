@@ -9,6 +9,7 @@ pub mod ipm_ccp;
 pub mod lcp_route;
 pub mod newton_ac;
 pub mod nsgs;
+pub mod nsgs_colored;
 
 use faer::linalg::solvers::{PartialPivLu, Solve};
 use faer::sparse::linalg::solvers::{Lu, SymbolicLu};
@@ -21,6 +22,7 @@ use crate::FcProblem;
 /// Registers every algorithm of this crate.
 pub fn register_all(r: &mut FcRegistry) {
     nsgs::register(r);
+    nsgs_colored::register(r);
     newton_ac::register(r);
     apgd_ccp::register(r);
     admm::register(r);
@@ -40,6 +42,7 @@ pub(crate) fn rows(problem: &FcProblem) -> Rows<'_> {
 
 /// A factorisation of a Newton or ADMM matrix.
 pub(crate) enum Factor {
+    Small(SmallLu),
     Dense(PartialPivLu<f64>),
     Sparse(Lu<usize, f64>),
 }
@@ -49,6 +52,7 @@ impl Factor {
     pub(crate) fn solve_in_place(&self, rhs: &mut [f64]) -> Result<(), String> {
         let n = rhs.len();
         match self {
+            Factor::Small(lu) => lu.solve_in_place(rhs),
             Factor::Dense(lu) => lu.solve_in_place(MatMut::from_column_major_slice_mut(rhs, n, 1)),
             Factor::Sparse(lu) => lu.solve_in_place(MatMut::from_column_major_slice_mut(rhs, n, 1)),
         }
@@ -60,7 +64,66 @@ impl Factor {
     }
 }
 
-/// Factorises matrices given as triplets on a fixed pattern: faer dense partial-pivoting LU,
+/// Largest order factorised by [`SmallLu`]: below it faer's dense LU costs more in set-up and
+/// allocation than in arithmetic (callgrind: a quarter of a `newton-ac` solve of a one-contact
+/// file was `PartialPivLu::new`).
+const SMALL_LU_MAX: usize = 24;
+
+/// Dense LU with partial pivoting for small orders, row-major, in one allocation (Golub, Van
+/// Loan 2013, Algorithm 3.4.1). A zero pivot leaves non-finite entries, which
+/// [`Factor::solve_in_place`] reports as a singular system.
+pub(crate) struct SmallLu {
+    n: usize,
+    lu: Vec<f64>,
+    perm: Vec<usize>,
+}
+
+impl SmallLu {
+    fn new(n: usize, triplets: &[Triplet<usize, usize, f64>]) -> Self {
+        let mut lu = vec![0.0; n * n];
+        for t in triplets {
+            lu[t.row * n + t.col] += t.val;
+        }
+        let mut perm: Vec<usize> = (0..n).collect();
+        for k in 0..n {
+            let p = (k..n)
+                .max_by(|&a, &b| lu[a * n + k].abs().total_cmp(&lu[b * n + k].abs()))
+                .unwrap_or(k);
+            if p != k {
+                for c in 0..n {
+                    lu.swap(k * n + c, p * n + c);
+                }
+                perm.swap(k, p);
+            }
+            let pivot = lu[k * n + k];
+            for i in k + 1..n {
+                let l = lu[i * n + k] / pivot;
+                lu[i * n + k] = l;
+                for c in k + 1..n {
+                    lu[i * n + c] -= l * lu[k * n + c];
+                }
+            }
+        }
+        Self { n, lu, perm }
+    }
+
+    fn solve_in_place(&self, rhs: &mut [f64]) {
+        let n = self.n;
+        let mut x: Vec<f64> = self.perm.iter().map(|&p| rhs[p]).collect();
+        for i in 0..n {
+            let s: f64 = (0..i).map(|c| self.lu[i * n + c] * x[c]).sum();
+            x[i] -= s;
+        }
+        for i in (0..n).rev() {
+            let s: f64 = (i + 1..n).map(|c| self.lu[i * n + c] * x[c]).sum();
+            x[i] = (x[i] - s) / self.lu[i * n + i];
+        }
+        rhs.copy_from_slice(&x);
+    }
+}
+
+/// Factorises matrices given as triplets on a fixed pattern: [`SmallLu`] up to order 24, faer
+/// dense partial-pivoting LU above,
 /// or faer sparse LU with the symbolic analysis done on the first matrix and reused.
 pub(crate) struct LinearSystem {
     sparse: bool,
@@ -89,6 +152,8 @@ impl LinearSystem {
             };
             let lu = Lu::try_new_with_symbolic(sym, j.as_ref()).map_err(|e| format!("{e:?}"))?;
             Ok(Factor::Sparse(lu))
+        } else if n <= SMALL_LU_MAX {
+            Ok(Factor::Small(SmallLu::new(n, triplets)))
         } else {
             let mut j = Mat::<f64>::zeros(n, n);
             for t in triplets {
@@ -106,5 +171,33 @@ impl LinearSystem {
         rhs: &mut [f64],
     ) -> Result<(), String> {
         self.factor(n, triplets)?.solve_in_place(rhs)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_small_lu_solves_a_system_that_needs_pivoting_and_reports_a_singular_one() {
+        // [[0, 2, 1], [1, 1, 0], [3, 0, 1]] x = b with x = (1, -2, 3).
+        let a = [[0.0, 2.0, 1.0], [1.0, 1.0, 0.0], [3.0, 0.0, 1.0]];
+        let x = [1.0, -2.0, 3.0];
+        let mut trip = Vec::new();
+        let mut b = vec![0.0; 3];
+        for i in 0..3 {
+            for j in 0..3 {
+                trip.push(Triplet::new(i, j, a[i][j]));
+                b[i] += a[i][j] * x[j];
+            }
+        }
+        let mut system = LinearSystem::new(false);
+        system.solve(3, &trip, &mut b).expect("regular");
+        for k in 0..3 {
+            assert!((b[k] - x[k]).abs() < 1e-14, "{b:?}");
+        }
+        let singular = [Triplet::new(0, 0, 1.0), Triplet::new(0, 1, 2.0)];
+        let mut rhs = vec![1.0, 1.0];
+        assert!(system.solve(2, &singular, &mut rhs).is_err());
     }
 }

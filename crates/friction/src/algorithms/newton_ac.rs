@@ -15,7 +15,11 @@
 //! diagonal shift; when the line search fails the shortest step is taken anyway, and five such
 //! failures in a row end the run as `stalled` — or, with `fallback_sweeps = k > 0`, k sweeps of
 //! `nsgs` are run from the current r instead (a hybrid in the spirit of Siconos' NSN hybrid
-//! strategies).
+//! strategies). With `gradient_fallback = true` a failed Newton line search is first followed
+//! by an Armijo step along -J'Phi, the gradient of ½|Phi|², from the Cauchy step length
+//! |g|²/|J g|² (the gradient globalisation of semismooth Newton methods, De Luca, Facchinei,
+//! Kanzow 1996, "A semismooth equation approach to the solution of nonlinear complementarity
+//! problems", Math. Prog. 75).
 
 use faer::sparse::Triplet;
 use signorini_lcp::{Matrix, SolveError, Status};
@@ -54,6 +58,8 @@ signorini_lcp::solver_params! {
         memory: usize = 1, valid if |v| v >= 1 => ">= 1";
         /// nsgs sweeps run when the line search fails (0: take the shortest step)
         fallback_sweeps: usize = 0;
+        /// when the Newton line search fails, first try an Armijo step along -J'Phi
+        gradient_fallback: bool = false;
     }
 }
 
@@ -141,7 +147,73 @@ fn jacobian_triplets(
     out
 }
 
+/// g = J'Phi = A'Phi + W'(B'Phi), the gradient of ½|Phi|² where Phi is differentiable.
+fn gradient(problem: &FcProblem, pieces: &[AcPieces], phi: &[f64]) -> Vec<f64> {
+    let d = problem.dimension();
+    let n = phi.len();
+    let (mut g, mut bt_phi) = (vec![0.0; n], vec![0.0; n]);
+    for (i, p) in pieces.iter().enumerate() {
+        for l in 0..d {
+            for k in 0..d {
+                g[d * i + l] += p.a[k][l] * phi[d * i + k];
+                bt_phi[d * i + l] += p.b[k][l] * phi[d * i + k];
+            }
+        }
+    }
+    let mut w_t = vec![0.0; n];
+    problem.data().mul_vec_transpose(&bt_phi, &mut w_t);
+    g.iter_mut().zip(&w_t).for_each(|(a, b)| *a += b);
+    g
+}
+
+/// J x = A x + B (W x).
+fn jacobian_times(problem: &FcProblem, pieces: &[AcPieces], x: &[f64]) -> Vec<f64> {
+    let d = problem.dimension();
+    let mut wx = vec![0.0; x.len()];
+    problem.mul_vec(x, &mut wx);
+    let mut out = vec![0.0; x.len()];
+    for (i, p) in pieces.iter().enumerate() {
+        for k in 0..d {
+            out[d * i + k] =
+                (0..d).map(|l| p.a[k][l] * x[d * i + l] + p.b[k][l] * wx[d * i + l]).sum::<f64>();
+        }
+    }
+    out
+}
+
 impl NewtonAc {
+    /// The fallback of `gradient_fallback`: an Armijo step on ½|Phi|² along -g, g = J'Phi,
+    /// from the minimiser |g|²/|J g|² of the linearised model (Cauchy step; the globalisation
+    /// of semismooth Newton methods by a gradient step, De Luca, Facchinei, Kanzow 1996).
+    /// Returns the new r when it decreases ½|Phi|² enough.
+    fn gradient_step(
+        &self,
+        problem: &FcProblem,
+        r: &[f64],
+        rho: &[V3],
+        phi: &[f64],
+        pieces: &[AcPieces],
+    ) -> Option<Vec<f64>> {
+        let g = gradient(problem, pieces, phi);
+        let gg: f64 = g.iter().map(|v| v * v).sum();
+        let jg = jacobian_times(problem, pieces, &g);
+        let jgjg: f64 = jg.iter().map(|v| v * v).sum();
+        if !(gg > 0.0 && jgjg > 0.0 && gg.is_finite() && jgjg.is_finite()) {
+            return None;
+        }
+        let f0 = 0.5 * phi.iter().map(|v| v * v).sum::<f64>();
+        let mut step = gg / jgjg;
+        for _ in 0..self.params.max_backtracks {
+            let trial: Vec<f64> = r.iter().zip(&g).map(|(a, b)| a - step * b).collect();
+            let (phi_t, _) = evaluate_phi(problem, &trial, &problem.velocity(&trial), rho);
+            if 0.5 * phi_t.iter().map(|v| v * v).sum::<f64>() <= f0 - 1e-4 * step * gg {
+                return Some(trial);
+            }
+            step *= 0.5;
+        }
+        None
+    }
+
     fn solve_loop(
         &self,
         problem: &FcProblem,
@@ -182,6 +254,7 @@ impl NewtonAc {
         let mut history: Vec<f64> = Vec::new();
         let mut failures = 0usize;
         let mut fallbacks = 0usize;
+        let mut gradient_steps = 0usize;
         let nsgs_params = NsgsParams::default();
         let blocks: Vec<M3> = (0..nc).map(|i| problem.diagonal_block(i)).collect();
         let order: Vec<usize> = (0..nc).collect();
@@ -194,8 +267,15 @@ impl NewtonAc {
             // projected r, so convergence is tested on it too.
             if error(problem, &projected(problem, &r)) <= ctx.tol {
                 let mut o = FcOutcome::new(r, Status::Solved, it);
+                let mut said = Vec::new();
                 if fallbacks > 0 {
-                    o.note = Some(format!("{fallbacks} nsgs fallbacks"));
+                    said.push(format!("{fallbacks} nsgs fallbacks"));
+                }
+                if gradient_steps > 0 {
+                    said.push(format!("{gradient_steps} gradient steps"));
+                }
+                if !said.is_empty() {
+                    o.note = Some(said.join(", "));
                 }
                 return Ok(o);
             }
@@ -232,6 +312,13 @@ impl NewtonAc {
                 }
                 last = trial;
                 step *= 0.5;
+            }
+            if !accepted && p.gradient_fallback {
+                if let Some(next) = self.gradient_step(problem, &r, &rho, &phi, &pieces) {
+                    r = next;
+                    accepted = true;
+                    gradient_steps += 1;
+                }
             }
             ctx.record(problem, it + 1, f0.sqrt(), &r);
             if accepted {
@@ -310,6 +397,47 @@ mod tests {
                 let fd = (fp[row] - fm[row]) / (2.0 * h);
                 assert!((fd - jac[row][c]).abs() < 1e-6, "J[{row}][{c}] = {} vs {fd}", jac[row][c]);
             }
+        }
+    }
+
+    /// g = J'Phi is the gradient of ½|Phi|² (central differences) at a point where Phi is
+    /// differentiable, and J g matches the directional derivative along g.
+    #[test]
+    fn the_fallback_gradient_is_that_of_half_the_squared_residual() {
+        let w = vec![
+            vec![2.0, 0.3, -0.1, 0.5, 0.0, 0.2],
+            vec![0.3, 1.5, 0.2, 0.0, 0.1, 0.0],
+            vec![-0.1, 0.2, 1.8, 0.0, 0.0, 0.3],
+            vec![0.5, 0.0, 0.0, 2.5, 0.1, 0.0],
+            vec![0.0, 0.1, 0.0, 0.1, 1.2, -0.2],
+            vec![0.2, 0.0, 0.3, 0.0, -0.2, 1.4],
+        ];
+        let q = vec![-1.0, 0.9, -0.4, -2.0, 0.01, 0.02];
+        let p = FcProblem::from_dense_rows(3, &w, q, vec![0.3, 0.8]).expect("valid");
+        let rho: Vec<V3> = (0..2).map(|i| rho_from_block(3, &p.diagonal_block(i))).collect();
+        let r = vec![1.0, 0.8, -0.5, 0.8, 0.01, 0.02];
+        let half_sq = |x: &[f64]| {
+            let phi = evaluate_phi(&p, x, &p.velocity(x), &rho).0;
+            0.5 * phi.iter().map(|v| v * v).sum::<f64>()
+        };
+        let (phi, pieces) = evaluate_phi(&p, &r, &p.velocity(&r), &rho);
+        let g = gradient(&p, &pieces, &phi);
+        let h = 1e-7;
+        for c in 0..6 {
+            let (mut rp, mut rm) = (r.clone(), r.clone());
+            rp[c] += h;
+            rm[c] -= h;
+            let fd = (half_sq(&rp) - half_sq(&rm)) / (2.0 * h);
+            assert!((fd - g[c]).abs() < 1e-6, "g[{c}] = {} vs {fd}", g[c]);
+        }
+        let jg = jacobian_times(&p, &pieces, &g);
+        let (rp, rm): (Vec<f64>, Vec<f64>) =
+            r.iter().zip(&g).map(|(a, b)| (a + h * b, a - h * b)).unzip();
+        let fp = evaluate_phi(&p, &rp, &p.velocity(&rp), &rho).0;
+        let fm = evaluate_phi(&p, &rm, &p.velocity(&rm), &rho).0;
+        for k in 0..6 {
+            let fd = (fp[k] - fm[k]) / (2.0 * h);
+            assert!((fd - jg[k]).abs() < 1e-6, "(J g)[{k}] = {} vs {fd}", jg[k]);
         }
     }
 }

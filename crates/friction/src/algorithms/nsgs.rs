@@ -92,6 +92,37 @@ fn solve_local(p: &NsgsParams, d: usize, wii: &M3, q: &V3, mu: f64, start: &V3) 
     }
 }
 
+/// The new block of contact `i` from the local problem with the other reactions of `r` frozen
+/// (relaxed by omega and projected); returns (old block, new block). Shared by the sweeps of
+/// `nsgs` and `nsgs-colored`.
+pub(crate) fn local_update(
+    p: &NsgsParams,
+    problem: &FcProblem,
+    rows: &Rows<'_>,
+    wii: &M3,
+    i: usize,
+    r: &[f64],
+) -> (V3, V3) {
+    let d = problem.dimension();
+    let q = problem.q();
+    let mut start = [0.0; 3];
+    start[..d].copy_from_slice(&r[d * i..d * (i + 1)]);
+    let mut qloc = [0.0; 3];
+    for k in 0..d {
+        let row = d * i + k;
+        let own: f64 = (0..d).map(|l| wii[k][l] * start[l]).sum();
+        qloc[k] = q[row] + rows.dot(row, r) - own;
+    }
+    let mut new = solve_local(p, d, wii, &qloc, problem.mu()[i], &start);
+    if p.omega != 1.0 {
+        for k in 0..d {
+            new[k] = p.omega * new[k] + (1.0 - p.omega) * start[k];
+        }
+        project(&mut new[..d], problem.mu()[i]);
+    }
+    (start, new)
+}
+
 /// One Gauss–Seidel sweep over the contacts in `order`; returns the relative change
 /// max |delta r| / max |r|. Shared with `newton-ac`'s fallback.
 pub(crate) fn sweep_once(
@@ -103,26 +134,10 @@ pub(crate) fn sweep_once(
     r: &mut [f64],
 ) -> f64 {
     let d = problem.dimension();
-    let q = problem.q();
     let mut change = 0.0f64;
     let mut size = 0.0f64;
     for &i in order {
-        let wii = &blocks[i];
-        let mut start = [0.0; 3];
-        start[..d].copy_from_slice(&r[d * i..d * (i + 1)]);
-        let mut qloc = [0.0; 3];
-        for k in 0..d {
-            let row = d * i + k;
-            let own: f64 = (0..d).map(|l| wii[k][l] * start[l]).sum();
-            qloc[k] = q[row] + rows.dot(row, r) - own;
-        }
-        let mut new = solve_local(p, d, wii, &qloc, problem.mu()[i], &start);
-        if p.omega != 1.0 {
-            for k in 0..d {
-                new[k] = p.omega * new[k] + (1.0 - p.omega) * start[k];
-            }
-            project(&mut new[..d], problem.mu()[i]);
-        }
+        let (start, new) = local_update(p, problem, rows, &blocks[i], i, r);
         for k in 0..d {
             change = change.max((new[k] - start[k]).abs());
             size = size.max(new[k].abs());

@@ -16,12 +16,14 @@
 //! the iterate projected onto the Coulomb cones (which is what is returned).
 //! Warm start: the given r, projected onto the cones; it also gives the first thresholds.
 
+use std::borrow::Cow;
+
+use signorini_lcp::steps::{run_steps, Policy, Start, Step, Steps};
 use signorini_lcp::{SolveError, Status};
 
 use super::Rows;
 use crate::cone::tangential_norm;
 use crate::local::M3;
-use crate::merit::error;
 use crate::solver::{projected, FcContext, FcOutcome};
 use crate::FcProblem;
 
@@ -98,50 +100,75 @@ impl FixedPoint {
         problem: &FcProblem,
         ctx: &mut FcContext<'_>,
     ) -> Result<FcOutcome, SolveError> {
-        let p = &self.params;
+        run_steps(problem, ctx, |_, ctx| {
+            let nc = problem.n_contacts();
+            Ok(Start::Run(FixedPointState {
+                problem,
+                params: &self.params,
+                rows: super::rows(problem),
+                blocks: (0..nc).map(|i| problem.diagonal_block(i)).collect(),
+                r: projected(problem, &ctx.initial_r(problem.n())),
+                s: vec![0.0; nc],
+            }))
+        })
+    }
+}
+
+/// The running state of `fixed-point`: r and the thresholds s_i = mu_i r_N,i it froze.
+struct FixedPointState<'a> {
+    problem: &'a FcProblem,
+    params: &'a FixedPointParams,
+    rows: Rows<'a>,
+    blocks: Vec<M3>,
+    r: Vec<f64>,
+    s: Vec<f64>,
+}
+
+impl<'c> Steps<FcContext<'c>> for FixedPointState<'_> {
+    fn policy(&self) -> Policy {
+        Policy::named("outer iteration")
+    }
+
+    /// The Tresca iterate satisfies |r_T| <= mu r_N of the previous thresholds, not always of
+    /// its own r_N: it is judged, and returned, projected onto the cones.
+    fn z(&self) -> Cow<'_, [f64]> {
+        Cow::Owned(projected(self.problem, &self.r))
+    }
+
+    /// One outer iteration: freeze the thresholds at the current r, then `inner_sweeps`
+    /// Gauss–Seidel sweeps of the Tresca problem.
+    fn step(
+        &mut self,
+        problem: &FcProblem,
+        _: &mut FcContext<'c>,
+        it: usize,
+    ) -> Result<Step<FcOutcome>, SolveError> {
+        let p = self.params;
         let d = problem.dimension();
-        let nc = problem.n_contacts();
-        let rows = super::rows(problem);
-        let blocks: Vec<M3> = (0..nc).map(|i| problem.diagonal_block(i)).collect();
-        let mut r = projected(problem, &ctx.initial_r(problem.n()));
-        let mut s = vec![0.0; nc];
-        for it in 1..=ctx.max_iter {
-            if ctx.time_exceeded() {
-                return Ok(FcOutcome::new(r, Status::TimeLimit, it - 1));
-            }
-            for (i, si) in s.iter_mut().enumerate() {
-                *si = problem.mu()[i] * r[d * i].max(0.0);
-            }
-            let before = r.clone();
-            for _ in 0..p.inner_sweeps {
-                tresca_sweep(problem, &rows, &blocks, &s, p.local_iter, &mut r);
-            }
-            if r.iter().any(|v| !v.is_finite()) {
-                let mut o = FcOutcome::new(before, Status::NumericalFailure, it);
-                o.note = Some(format!("a reaction became non-finite in outer iteration {it}"));
-                return Ok(o);
-            }
-            let change = r.iter().zip(&before).fold(0.0f64, |m, (a, b)| m.max((a - b).abs()));
-            let size = r.iter().fold(0.0f64, |m, a| m.max(a.abs()));
-            let measure = if size > 0.0 { change / size } else { change };
-            ctx.record(problem, it, measure, &r);
-            // The Tresca iterate satisfies |r_T| <= mu r_N of the previous thresholds, not
-            // always of its own r_N: it is judged, and returned, projected onto the cones.
-            let on_cones = projected(problem, &r);
-            if error(problem, &on_cones) <= ctx.tol {
-                return Ok(FcOutcome::new(on_cones, Status::Solved, it));
-            }
-            if change == 0.0 {
-                let mut o = FcOutcome::new(r, Status::Stalled, it);
-                o.note = Some(format!(
-                    "outer iteration {it}: the thresholds no longer change the reactions but the \
-                     Coulomb error exceeds tol {:.1e}",
-                    ctx.tol
-                ));
-                return Ok(o);
-            }
+        for (i, si) in self.s.iter_mut().enumerate() {
+            *si = problem.mu()[i] * self.r[d * i].max(0.0);
         }
-        Ok(FcOutcome::new(r, Status::MaxIterations, ctx.max_iter))
+        let before = self.r.clone();
+        for _ in 0..p.inner_sweeps {
+            tresca_sweep(problem, &self.rows, &self.blocks, &self.s, p.local_iter, &mut self.r);
+        }
+        if self.r.iter().any(|v| !v.is_finite()) {
+            self.r = before;
+            return Ok(Step::unchecked(f64::NAN));
+        }
+        let r = &self.r;
+        let change = r.iter().zip(&before).fold(0.0f64, |m, (a, b)| m.max((a - b).abs()));
+        let size = r.iter().fold(0.0f64, |m, a| m.max(a.abs()));
+        if change == 0.0 {
+            return Ok(Step::End {
+                status: Status::Stalled,
+                note: Some(format!(
+                    "outer iteration {it}: the thresholds no longer change the reactions but the \
+                     Coulomb error exceeds the tolerance"
+                )),
+            });
+        }
+        Ok(Step::checked(if size > 0.0 { change / size } else { change }))
     }
 }
 

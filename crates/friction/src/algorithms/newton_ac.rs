@@ -22,13 +22,15 @@
 //! problems", Math. Prog. 75).
 
 use faer::sparse::Triplet;
+use std::borrow::Cow;
+
+use signorini_lcp::steps::{run_steps, Policy, Start, Step, Steps};
 use signorini_lcp::{Matrix, SolveError, Status};
 
 use super::nsgs::{sweep_once, NsgsParams};
 use super::{LinearSystem, Rows};
 use crate::cone::project;
 use crate::local::{alart_curnier, rho_from_block, AcPieces, M3, V3};
-use crate::merit::error;
 use crate::solver::{projected, FcContext, FcOutcome};
 use crate::FcProblem;
 
@@ -223,131 +225,184 @@ impl NewtonAc {
         let d = problem.dimension();
         let n = problem.n();
         let nc = problem.n_contacts();
-        let rows = super::rows(problem);
-        let w_rows: Vec<Vec<(usize, f64)>> = (0..n)
-            .map(|i| {
-                let mut v = Vec::new();
-                rows.for_each(i, |j, x| v.push((j, x)));
-                v
-            })
-            .collect();
-        let pat = pattern(problem, &rows);
-        let rho: Vec<V3> = (0..nc)
-            .map(|i| {
-                let mut r = rho_from_block(d, &problem.diagonal_block(i));
-                r.iter_mut().for_each(|x| *x *= p.rho_scale);
-                r
-            })
-            .collect();
-        let sparse = match p.linear {
-            Linear::Dense => false,
-            Linear::Sparse => true,
-            Linear::Auto => matches!(problem.w(), Matrix::Sparse(_)) && n > 300,
-        };
-        let mut system = LinearSystem::new(sparse);
-        let mut r = ctx.initial_r(n);
-        for (b, &mu) in r.chunks_exact_mut(d).zip(problem.mu()) {
-            project(b, mu);
-        }
-        let scale = (0..n).map(|i| problem.get(i, i).abs()).fold(0.0f64, f64::max).max(1.0);
-        let half_sq = |x: &[f64]| 0.5 * x.iter().map(|v| v * v).sum::<f64>();
-        let mut history: Vec<f64> = Vec::new();
-        let mut failures = 0usize;
-        let mut fallbacks = 0usize;
-        let mut gradient_steps = 0usize;
-        let nsgs_params = NsgsParams::default();
-        let blocks: Vec<M3> = (0..nc).map(|i| problem.diagonal_block(i)).collect();
-        let order: Vec<usize> = (0..nc).collect();
-        for it in 0..ctx.max_iter {
-            if ctx.time_exceeded() {
-                return Ok(FcOutcome::new(r, Status::TimeLimit, it));
+        run_steps(problem, ctx, |_, ctx| {
+            let rows = super::rows(problem);
+            let w_rows: Vec<Vec<(usize, f64)>> = (0..n)
+                .map(|i| {
+                    let mut v = Vec::new();
+                    rows.for_each(i, |j, x| v.push((j, x)));
+                    v
+                })
+                .collect();
+            let pat = pattern(problem, &rows);
+            let rho: Vec<V3> = (0..nc)
+                .map(|i| {
+                    let mut r = rho_from_block(d, &problem.diagonal_block(i));
+                    r.iter_mut().for_each(|x| *x *= p.rho_scale);
+                    r
+                })
+                .collect();
+            let sparse = match p.linear {
+                Linear::Dense => false,
+                Linear::Sparse => true,
+                Linear::Auto => matches!(problem.w(), Matrix::Sparse(_)) && n > 300,
+            };
+            let mut r = ctx.initial_r(n);
+            for (b, &mu) in r.chunks_exact_mut(d).zip(problem.mu()) {
+                project(b, mu);
             }
-            let u = problem.velocity(&r);
-            // Newton iterates may leave the cones by round-off; the driver judges the
-            // projected r, so convergence is tested on it too.
-            if error(problem, &projected(problem, &r)) <= ctx.tol {
-                let mut o = FcOutcome::new(r, Status::Solved, it);
-                let mut said = Vec::new();
-                if fallbacks > 0 {
-                    said.push(format!("{fallbacks} nsgs fallbacks"));
-                }
-                if gradient_steps > 0 {
-                    said.push(format!("{gradient_steps} gradient steps"));
-                }
-                if !said.is_empty() {
-                    o.note = Some(said.join(", "));
-                }
-                return Ok(o);
-            }
-            let (phi, pieces) = evaluate_phi(problem, &r, &u, &rho);
-            let f0 = half_sq(&phi);
-            let mut dr: Vec<f64> = phi.iter().map(|v| -v).collect();
-            let trip = jacobian_triplets(problem, &w_rows, &pat, &pieces, 0.0);
-            if let Err(first) = system.solve(n, &trip, &mut dr) {
-                dr = phi.iter().map(|v| -v).collect();
-                let shifted = jacobian_triplets(problem, &w_rows, &pat, &pieces, 1e-10 * scale);
-                if let Err(e) = system.solve(n, &shifted, &mut dr) {
-                    let mut o = FcOutcome::new(r, Status::NumericalFailure, it);
-                    o.note = Some(format!("step {it}: {first}; shifted: {e}"));
-                    return Ok(o);
-                }
-            }
-            // Armijo test against the largest of the last `memory` values (memory 1: plain).
-            history.push(f0);
-            if history.len() > p.memory {
-                history.remove(0);
-            }
-            let reference = history.iter().copied().fold(f0, f64::max);
-            let mut step = 1.0;
-            let mut accepted = false;
-            let mut last = r.clone();
-            for _ in 0..p.max_backtracks {
-                let trial: Vec<f64> = r.iter().zip(&dr).map(|(a, b)| a + step * b).collect();
-                let ut = problem.velocity(&trial);
-                let (phi_t, _) = evaluate_phi(problem, &trial, &ut, &rho);
-                if half_sq(&phi_t) <= reference - 2e-4 * step * f0 {
-                    r = trial;
-                    accepted = true;
-                    break;
-                }
-                last = trial;
-                step *= 0.5;
-            }
-            if !accepted && p.gradient_fallback {
-                if let Some(next) = self.gradient_step(problem, &r, &rho, &phi, &pieces) {
-                    r = next;
-                    accepted = true;
-                    gradient_steps += 1;
-                }
-            }
-            ctx.record(problem, it + 1, f0.sqrt(), &r);
-            if accepted {
-                failures = 0;
-            } else if p.fallback_sweeps > 0 {
-                for _ in 0..p.fallback_sweeps {
-                    sweep_once(&nsgs_params, problem, &rows, &blocks, &order, &mut r);
-                }
-                fallbacks += 1;
-            } else {
-                // Take the shortest step anyway; several failures in a row end the run.
-                failures += 1;
-                r = last;
-                if failures >= 5 {
-                    let mut o = FcOutcome::new(r, Status::Stalled, it + 1);
-                    o.note = Some(format!(
-                        "step {}: the line search found no decrease five times in a row",
-                        it + 1
-                    ));
-                    return Ok(o);
-                }
+            Ok(Start::Run(NewtonAcState {
+                solver: self,
+                problem,
+                rows,
+                w_rows,
+                pat,
+                rho,
+                system: LinearSystem::new(sparse),
+                r,
+                scale: (0..n).map(|i| problem.get(i, i).abs()).fold(0.0f64, f64::max).max(1.0),
+                history: Vec::new(),
+                failures: 0,
+                fallbacks: 0,
+                gradient_steps: 0,
+                blocks: (0..nc).map(|i| problem.diagonal_block(i)).collect(),
+                order: (0..nc).collect(),
+            }))
+        })
+    }
+}
+
+fn half_sq(x: &[f64]) -> f64 {
+    0.5 * x.iter().map(|v| v * v).sum::<f64>()
+}
+
+/// The running state of `newton-ac`: r, the Jacobian's pattern and linear solver, the merit
+/// values of the non-monotone line search, and the counts of failed searches and fallbacks.
+struct NewtonAcState<'a> {
+    solver: &'a NewtonAc,
+    problem: &'a FcProblem,
+    rows: Rows<'a>,
+    w_rows: Vec<Vec<(usize, f64)>>,
+    pat: Vec<Vec<usize>>,
+    rho: Vec<V3>,
+    system: LinearSystem,
+    r: Vec<f64>,
+    scale: f64,
+    history: Vec<f64>,
+    failures: usize,
+    fallbacks: usize,
+    gradient_steps: usize,
+    blocks: Vec<M3>,
+    order: Vec<usize>,
+}
+
+impl<'c> Steps<FcContext<'c>> for NewtonAcState<'_> {
+    /// Newton iterates are tested from the start (a warm start at a solution takes no step).
+    fn policy(&self) -> Policy {
+        Policy { check_start: true, ..Policy::named("step") }
+    }
+
+    /// Newton iterates may leave the cones by round-off; the driver judges the projected r,
+    /// so the loop tests (and returns) that.
+    fn z(&self) -> Cow<'_, [f64]> {
+        Cow::Owned(projected(self.problem, &self.r))
+    }
+
+    /// One Newton step on the Alart–Curnier function with the non-monotone Armijo search, and
+    /// its fallbacks (a gradient step, nsgs sweeps, or the shortest step).
+    fn step(
+        &mut self,
+        problem: &FcProblem,
+        _: &mut FcContext<'c>,
+        step_no: usize,
+    ) -> Result<Step<FcOutcome>, SolveError> {
+        let p = &self.solver.params;
+        let n = problem.n();
+        let it = step_no - 1;
+        let r = &mut self.r;
+        let u = problem.velocity(r);
+        let (phi, pieces) = evaluate_phi(problem, r, &u, &self.rho);
+        let f0 = half_sq(&phi);
+        let mut dr: Vec<f64> = phi.iter().map(|v| -v).collect();
+        let trip = jacobian_triplets(problem, &self.w_rows, &self.pat, &pieces, 0.0);
+        if let Err(first) = self.system.solve(n, &trip, &mut dr) {
+            dr = phi.iter().map(|v| -v).collect();
+            let shift = 1e-10 * self.scale;
+            let shifted = jacobian_triplets(problem, &self.w_rows, &self.pat, &pieces, shift);
+            if let Err(e) = self.system.solve(n, &shifted, &mut dr) {
+                let mut o = FcOutcome::new(r.clone(), Status::NumericalFailure, it);
+                o.note = Some(format!("step {it}: {first}; shifted: {e}"));
+                return Ok(Step::Done(o));
             }
         }
-        let status = if error(problem, &projected(problem, &r)) <= ctx.tol {
-            Status::Solved
+        // Armijo test against the largest of the last `memory` values (memory 1: plain).
+        self.history.push(f0);
+        if self.history.len() > p.memory {
+            self.history.remove(0);
+        }
+        let reference = self.history.iter().copied().fold(f0, f64::max);
+        let mut step = 1.0;
+        let mut accepted = false;
+        let mut last = r.clone();
+        for _ in 0..p.max_backtracks {
+            let trial: Vec<f64> = r.iter().zip(&dr).map(|(a, b)| a + step * b).collect();
+            let ut = problem.velocity(&trial);
+            let (phi_t, _) = evaluate_phi(problem, &trial, &ut, &self.rho);
+            if half_sq(&phi_t) <= reference - 2e-4 * step * f0 {
+                *r = trial;
+                accepted = true;
+                break;
+            }
+            last = trial;
+            step *= 0.5;
+        }
+        if !accepted && p.gradient_fallback {
+            if let Some(next) = self.solver.gradient_step(problem, r, &self.rho, &phi, &pieces) {
+                *r = next;
+                accepted = true;
+                self.gradient_steps += 1;
+            }
+        }
+        let measure = f0.sqrt();
+        if accepted {
+            self.failures = 0;
+        } else if p.fallback_sweeps > 0 {
+            let nsgs_params = NsgsParams::default();
+            for _ in 0..p.fallback_sweeps {
+                sweep_once(&nsgs_params, problem, &self.rows, &self.blocks, &self.order, r);
+            }
+            self.fallbacks += 1;
         } else {
-            Status::MaxIterations
-        };
-        Ok(FcOutcome::new(r, status, ctx.max_iter))
+            // Take the shortest step anyway; several failures in a row end the run.
+            self.failures += 1;
+            *r = last;
+            if self.failures >= 5 {
+                return Ok(Step::End {
+                    status: Status::Stalled,
+                    note: Some(format!(
+                        "step {step_no}: the line search found no decrease five times in a row"
+                    )),
+                });
+            }
+        }
+        Ok(Step::checked(measure))
+    }
+
+    /// A solved run says how many fallbacks it took.
+    fn finish(self, mut outcome: FcOutcome) -> FcOutcome {
+        if outcome.status == Status::Solved && outcome.note.is_none() {
+            let mut said = Vec::new();
+            if self.fallbacks > 0 {
+                said.push(format!("{} nsgs fallbacks", self.fallbacks));
+            }
+            if self.gradient_steps > 0 {
+                said.push(format!("{} gradient steps", self.gradient_steps));
+            }
+            if !said.is_empty() {
+                outcome.note = Some(said.join(", "));
+            }
+        }
+        outcome
     }
 }
 

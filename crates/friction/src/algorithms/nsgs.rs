@@ -13,12 +13,14 @@
 use rand::seq::SliceRandom;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
-use signorini_lcp::{SolveError, Status};
+use std::borrow::Cow;
+
+use signorini_lcp::steps::{run_steps, Policy, Start, Step, Steps};
+use signorini_lcp::SolveError;
 
 use super::Rows;
 use crate::cone::project;
 use crate::local::{self, LocalSettings, M3, V3};
-use crate::merit::error;
 use crate::solver::{projected, FcContext, FcOutcome};
 use crate::FcProblem;
 
@@ -157,33 +159,58 @@ impl Nsgs {
         problem: &FcProblem,
         ctx: &mut FcContext<'_>,
     ) -> Result<FcOutcome, SolveError> {
-        let p = &self.params;
-        let nc = problem.n_contacts();
-        let rows = super::rows(problem);
-        let blocks: Vec<M3> = (0..nc).map(|i| problem.diagonal_block(i)).collect();
-        let mut r = projected(problem, &ctx.initial_r(problem.n()));
-        let mut order: Vec<usize> = (0..nc).collect();
-        let mut rng = ChaCha8Rng::seed_from_u64(p.seed);
-        for sweep in 1..=ctx.max_iter {
-            if ctx.time_exceeded() {
-                return Ok(FcOutcome::new(r, Status::TimeLimit, sweep - 1));
-            }
-            if p.shuffle {
-                order.shuffle(&mut rng);
-            }
-            let measure = sweep_once(p, problem, &rows, &blocks, &order, &mut r);
-            if r.iter().any(|v| !v.is_finite()) {
-                let mut o = FcOutcome::new(r, Status::NumericalFailure, sweep);
-                o.note = Some(format!("a reaction became non-finite in sweep {sweep}"));
-                return Ok(o);
-            }
-            ctx.record(problem, sweep, measure, &r);
-            if (sweep.is_multiple_of(p.check_every) || sweep == ctx.max_iter)
-                && error(problem, &r) <= ctx.tol
-            {
-                return Ok(FcOutcome::new(r, Status::Solved, sweep));
-            }
+        run_steps(problem, ctx, |_, ctx| {
+            let nc = problem.n_contacts();
+            Ok(Start::Run(NsgsState {
+                params: &self.params,
+                rows: super::rows(problem),
+                blocks: (0..nc).map(|i| problem.diagonal_block(i)).collect(),
+                r: projected(problem, &ctx.initial_r(problem.n())),
+                order: (0..nc).collect(),
+                rng: ChaCha8Rng::seed_from_u64(self.params.seed),
+            }))
+        })
+    }
+}
+
+/// The running state of `nsgs`: r, the contact order (shuffled per sweep when asked) and the
+/// diagonal blocks of W.
+struct NsgsState<'a> {
+    params: &'a NsgsParams,
+    rows: Rows<'a>,
+    blocks: Vec<M3>,
+    r: Vec<f64>,
+    order: Vec<usize>,
+    rng: ChaCha8Rng,
+}
+
+impl<'c> Steps<FcContext<'c>> for NsgsState<'_> {
+    fn policy(&self) -> Policy {
+        Policy { check_last: true, ..Policy::named("sweep") }
+    }
+
+    fn z(&self) -> Cow<'_, [f64]> {
+        Cow::Borrowed(&self.r)
+    }
+
+    /// One sweep over the contacts, each solved locally with the others fixed.
+    fn step(
+        &mut self,
+        problem: &FcProblem,
+        _: &mut FcContext<'c>,
+        sweep: usize,
+    ) -> Result<Step<FcOutcome>, SolveError> {
+        let p = self.params;
+        if p.shuffle {
+            self.order.shuffle(&mut self.rng);
         }
-        Ok(FcOutcome::new(r, Status::MaxIterations, ctx.max_iter))
+        let measure = sweep_once(p, problem, &self.rows, &self.blocks, &self.order, &mut self.r);
+        let finite = self.r.iter().all(|v| v.is_finite());
+        let check = sweep.is_multiple_of(p.check_every);
+        Ok(Step::Taken {
+            measure: Some(if finite { measure } else { f64::NAN }),
+            movement: None,
+            check,
+        })
     }
 }

@@ -14,12 +14,14 @@
 //! dense W couples every pair of contacts: one contact per colour, a sequential sweep.
 
 use rayon::prelude::*;
+use std::borrow::Cow;
+
+use signorini_lcp::steps::{run_steps, Policy, Start, Step, Steps};
 use signorini_lcp::{SolveError, Status};
 
 use super::nsgs::{local_update, LocalSolver, NsgsParams};
 use super::Rows;
 use crate::local::{M3, V3};
-use crate::merit::error;
 use crate::solver::{projected, FcContext, FcOutcome};
 use crate::FcProblem;
 
@@ -125,32 +127,63 @@ impl NsgsColored {
         problem: &FcProblem,
         ctx: &mut FcContext<'_>,
     ) -> Result<FcOutcome, SolveError> {
-        let p = self.nsgs_params();
-        let nc = problem.n_contacts();
-        let rows = super::rows(problem);
-        let blocks: Vec<M3> = (0..nc).map(|i| problem.diagonal_block(i)).collect();
-        let colors = contact_colors(problem);
-        let mut r = projected(problem, &ctx.initial_r(problem.n()));
-        for sweep in 1..=ctx.max_iter {
-            if ctx.time_exceeded() {
-                return Ok(FcOutcome::new(r, Status::TimeLimit, sweep - 1));
-            }
-            let measure = colored_sweep(&p, problem, &rows, &blocks, &colors, &mut r);
-            if r.iter().any(|v| !v.is_finite()) {
-                let mut o = FcOutcome::new(r, Status::NumericalFailure, sweep);
-                o.note = Some(format!("a reaction became non-finite in sweep {sweep}"));
-                return Ok(o);
-            }
-            ctx.record(problem, sweep, measure, &r);
-            if (sweep.is_multiple_of(self.params.check_every) || sweep == ctx.max_iter)
-                && error(problem, &r) <= ctx.tol
-            {
-                let mut o = FcOutcome::new(r, Status::Solved, sweep);
-                o.note = Some(format!("{} colours for {nc} contacts", colors.len()));
-                return Ok(o);
-            }
+        run_steps(problem, ctx, |_, ctx| {
+            let nc = problem.n_contacts();
+            Ok(Start::Run(ColoredState {
+                params: self.nsgs_params(),
+                check_every: self.params.check_every,
+                rows: super::rows(problem),
+                blocks: (0..nc).map(|i| problem.diagonal_block(i)).collect(),
+                colors: contact_colors(problem),
+                r: projected(problem, &ctx.initial_r(problem.n())),
+            }))
+        })
+    }
+}
+
+/// The running state of `nsgs-colored`: r, the colouring and the diagonal blocks of W.
+struct ColoredState<'a> {
+    params: NsgsParams,
+    check_every: usize,
+    rows: Rows<'a>,
+    blocks: Vec<M3>,
+    colors: Vec<Vec<usize>>,
+    r: Vec<f64>,
+}
+
+impl<'c> Steps<FcContext<'c>> for ColoredState<'_> {
+    fn policy(&self) -> Policy {
+        Policy { check_last: true, ..Policy::named("sweep") }
+    }
+
+    fn z(&self) -> Cow<'_, [f64]> {
+        Cow::Borrowed(&self.r)
+    }
+
+    fn step(
+        &mut self,
+        problem: &FcProblem,
+        _: &mut FcContext<'c>,
+        sweep: usize,
+    ) -> Result<Step<FcOutcome>, SolveError> {
+        let (rows, blocks, colors) = (&self.rows, &self.blocks, &self.colors);
+        let measure = colored_sweep(&self.params, problem, rows, blocks, colors, &mut self.r);
+        let finite = self.r.iter().all(|v| v.is_finite());
+        let check = sweep.is_multiple_of(self.check_every);
+        Ok(Step::Taken {
+            measure: Some(if finite { measure } else { f64::NAN }),
+            movement: None,
+            check,
+        })
+    }
+
+    /// A solved run says how many colours the contacts took.
+    fn finish(self, mut outcome: FcOutcome) -> FcOutcome {
+        if outcome.status == Status::Solved && outcome.note.is_none() {
+            let nc = self.blocks.len();
+            outcome.note = Some(format!("{} colours for {nc} contacts", self.colors.len()));
         }
-        Ok(FcOutcome::new(r, Status::MaxIterations, ctx.max_iter))
+        outcome
     }
 }
 

@@ -561,3 +561,28 @@ fn every_invariant_names_a_test_that_exists() {
         assert!(!tests.is_empty(), "invariant names no existing test: {head}");
     }
 }
+
+/// No iterative solver writes its own loop: the algorithms of signorini-lcp and
+/// signorini-friction are `Steps` states run by `signorini_lcp::steps::run_steps`, which owns
+/// the iteration limit. A loop bounded by the context's limit (`..=ctx.max_iter`,
+/// `0..ctx.max_iter`) in an algorithm file is a second loop.
+#[test]
+fn no_iterative_solver_writes_its_own_loop() {
+    let mut files = Vec::new();
+    for d in
+        ["crates/lcp/src/algorithms", "crates/friction/src/algorithms", "crates/lcp/src/linalg"]
+    {
+        rust_files(&root().join(d), &mut files);
+    }
+    assert!(files.len() >= 20, "{} algorithm files", files.len());
+    for f in files {
+        let text = std::fs::read_to_string(&f).unwrap_or_default();
+        for pattern in ["..=ctx.max_iter", "0..ctx.max_iter", "..ctx.max_iter {"] {
+            assert!(
+                !text.contains(pattern),
+                "{} loops to ctx.max_iter itself ({pattern}); write a `Steps` state instead",
+                f.display()
+            );
+        }
+    }
+}

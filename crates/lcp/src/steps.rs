@@ -24,6 +24,11 @@
 //! test, else the status it gives) and [`Step::Done`] (it ended with its own outcome: an exact
 //! answer, a ray, a certificate). Either way [`run_solver`](crate::run_solver) re-checks the
 //! result from z. Direct methods (`enum`, `qp`) keep a one-shot [`LcpSolver::run`](crate::LcpSolver::run).
+//!
+//! The loop is generic over the solve's context ([`LoopContext`]: the iteration and time
+//! limits, the history, the stopping test, the outcome type). [`SolveContext`] is the LCP's;
+//! signorini-friction implements it for its `FcContext`, so the frictional solvers are steps
+//! of the same loop, tested by the Coulomb error instead of the LCP merit.
 
 use std::borrow::Cow;
 

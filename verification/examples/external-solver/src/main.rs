@@ -36,23 +36,16 @@ signorini_lcp::lcp_solver! {
         summary: "projected Jacobi (example solver from outside the workspace; diagonally dominant M)",
         tol: 1e-10,
         max_iter: |_params, _n| 10_000,
-        steps: |s, lcp, ctx| Jacobi {
-            omega: s.params.omega,
-            z: ctx.start_projected(lcp.n()),
-            diag: lcp.diag(),
-        },
+        steps: |s, lcp, ctx| Jacobi(s.params.omega, ctx.start_projected(lcp.n()), lcp.diag()),
     }
 }
 
-struct Jacobi {
-    omega: f64,
-    z: Vec<f64>,
-    diag: Vec<f64>,
-}
+/// The running state: ω, the iterate z and the diagonal of M.
+struct Jacobi(f64, Vec<f64>, Vec<f64>);
 
 impl<'c> Steps<SolveContext<'c>> for Jacobi {
     fn z(&self) -> Cow<'_, [f64]> {
-        Cow::Borrowed(&self.z)
+        Cow::Borrowed(&self.1)
     }
     /// z_i <- max(0, z_i - ω w_i / m_ii) for all i at once; the measure is the largest change.
     fn step(
@@ -61,10 +54,11 @@ impl<'c> Steps<SolveContext<'c>> for Jacobi {
         ctx: &mut SolveContext<'c>,
         _: usize,
     ) -> Result<Step, SolveError> {
-        let w = ctx.w_of(lcp, &self.z);
+        let Jacobi(omega, z, diag) = self;
+        let w = ctx.w_of(lcp, z);
         let mut change = 0.0f64;
-        for ((z, w), d) in self.z.iter_mut().zip(&w).zip(&self.diag) {
-            let new = (*z - self.omega * w / d).max(0.0);
+        for ((z, w), d) in z.iter_mut().zip(&w).zip(diag.iter()) {
+            let new = (*z - *omega * w / d).max(0.0);
             change = change.max((new - *z).abs());
             *z = new;
         }

@@ -235,6 +235,10 @@ impl<O> Step<O> {
     }
 }
 
+/// What [`Steps::step`] returns: the step, or an error that ends the solve (a setup the
+/// method finds it cannot do).
+pub type StepResult<O = Outcome> = Result<Step<O>, SolveError>;
+
 /// How a run starts: with a state to step, or already over (a trivial problem, an answer the
 /// setup found, a setup that failed with its own outcome).
 #[derive(Debug)]
@@ -270,7 +274,7 @@ pub trait Steps<C: LoopContext> {
         problem: &C::Problem,
         ctx: &mut C,
         iteration: usize,
-    ) -> Result<Step<C::Outcome>, SolveError>;
+    ) -> StepResult<C::Outcome>;
 
     /// Pivots taken so far (pivoting methods; the driver puts them in the outcome).
     fn pivots(&self) -> Option<usize> {
@@ -430,12 +434,7 @@ mod tests {
         fn z(&self) -> Cow<'_, [f64]> {
             Cow::Borrowed(&self.z)
         }
-        fn step(
-            &mut self,
-            _: &Lcp,
-            _: &mut SolveContext<'c>,
-            it: usize,
-        ) -> Result<Step, SolveError> {
+        fn step(&mut self, _: &Lcp, _: &mut SolveContext<'c>, it: usize) -> StepResult {
             if let Some((at, step)) = &self.ending {
                 if *at == it {
                     return Ok(step.clone());

@@ -19,7 +19,7 @@
 use std::borrow::Cow;
 
 use faer::sparse::Triplet;
-use signorini_lcp::steps::{run_steps, Policy, Start, Step, Steps};
+use signorini_lcp::steps::{run_steps, Policy, Start, Step, StepResult, Steps};
 use signorini_lcp::{Matrix, SolveError, Status};
 
 use super::{Factor, LinearSystem, Rows};
@@ -161,7 +161,7 @@ impl<'c> Steps<FcContext<'c>> for AdmmState<'_> {
         problem: &FcProblem,
         _: &mut FcContext<'c>,
         it: usize,
-    ) -> Result<Step<FcOutcome>, SolveError> {
+    ) -> StepResult<FcOutcome> {
         let n = problem.n();
         let d = problem.dimension();
         // Balancing after the previous iteration's test, as the residuals of `balance_every`

@@ -15,7 +15,7 @@
 
 use std::borrow::Cow;
 
-use signorini_lcp::steps::{run_steps, Policy, Start, Step, Steps};
+use signorini_lcp::steps::{run_steps, Policy, Start, Step, StepResult, Steps};
 use signorini_lcp::SolveError;
 
 use crate::cone::{project, tangential_norm};
@@ -137,7 +137,7 @@ impl<'c> Steps<FcContext<'c>> for ApgdCcpState<'_> {
         problem: &FcProblem,
         _: &mut FcContext<'c>,
         it: usize,
-    ) -> Result<Step<FcOutcome>, SolveError> {
+    ) -> StepResult<FcOutcome> {
         let n = problem.n();
         let params = &self.solver.params;
         let (x, y, g, gx, x_new) =

@@ -18,7 +18,7 @@
 
 use std::borrow::Cow;
 
-use signorini_lcp::steps::{run_steps, Policy, Start, Step, Steps};
+use signorini_lcp::steps::{run_steps, Policy, Start, Step, StepResult, Steps};
 use signorini_lcp::{SolveError, Status};
 
 use super::Rows;
@@ -142,7 +142,7 @@ impl<'c> Steps<FcContext<'c>> for FixedPointState<'_> {
         problem: &FcProblem,
         _: &mut FcContext<'c>,
         it: usize,
-    ) -> Result<Step<FcOutcome>, SolveError> {
+    ) -> StepResult<FcOutcome> {
         let p = self.params;
         let d = problem.dimension();
         for (i, si) in self.s.iter_mut().enumerate() {

@@ -24,7 +24,7 @@
 use faer::sparse::Triplet;
 use std::borrow::Cow;
 
-use signorini_lcp::steps::{run_steps, Policy, Start, Step, Steps};
+use signorini_lcp::steps::{run_steps, Policy, Start, Step, StepResult, Steps};
 use signorini_lcp::{Matrix, SolveError, Status};
 
 use super::nsgs::{sweep_once, NsgsParams};
@@ -315,7 +315,7 @@ impl<'c> Steps<FcContext<'c>> for NewtonAcState<'_> {
         problem: &FcProblem,
         _: &mut FcContext<'c>,
         step_no: usize,
-    ) -> Result<Step<FcOutcome>, SolveError> {
+    ) -> StepResult<FcOutcome> {
         let p = &self.solver.params;
         let n = problem.n();
         let it = step_no - 1;

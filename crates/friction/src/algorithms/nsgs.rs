@@ -15,7 +15,7 @@ use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use std::borrow::Cow;
 
-use signorini_lcp::steps::{run_steps, Policy, Start, Step, Steps};
+use signorini_lcp::steps::{run_steps, Policy, Start, Step, StepResult, Steps};
 use signorini_lcp::SolveError;
 
 use super::Rows;
@@ -199,7 +199,7 @@ impl<'c> Steps<FcContext<'c>> for NsgsState<'_> {
         problem: &FcProblem,
         _: &mut FcContext<'c>,
         sweep: usize,
-    ) -> Result<Step<FcOutcome>, SolveError> {
+    ) -> StepResult<FcOutcome> {
         let p = self.params;
         if p.shuffle {
             self.order.shuffle(&mut self.rng);

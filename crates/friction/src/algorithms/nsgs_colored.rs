@@ -16,7 +16,7 @@
 use rayon::prelude::*;
 use std::borrow::Cow;
 
-use signorini_lcp::steps::{run_steps, Policy, Start, Step, Steps};
+use signorini_lcp::steps::{run_steps, Policy, Start, Step, StepResult, Steps};
 use signorini_lcp::{SolveError, Status};
 
 use super::nsgs::{local_update, LocalSolver, NsgsParams};
@@ -165,7 +165,7 @@ impl<'c> Steps<FcContext<'c>> for ColoredState<'_> {
         problem: &FcProblem,
         _: &mut FcContext<'c>,
         sweep: usize,
-    ) -> Result<Step<FcOutcome>, SolveError> {
+    ) -> StepResult<FcOutcome> {
         let (rows, blocks, colors) = (&self.rows, &self.blocks, &self.colors);
         let measure = colored_sweep(&self.params, problem, rows, blocks, colors, &mut self.r);
         let finite = self.r.iter().all(|v| v.is_finite());

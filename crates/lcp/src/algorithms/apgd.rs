@@ -27,7 +27,7 @@ use std::borrow::Cow;
 
 use crate::solver::{LcpSolver, Outcome, SolveContext, SolveError};
 use crate::status::Status;
-use crate::steps::{run_steps, Movement, Policy, Start, Step, Steps};
+use crate::steps::{run_steps, Movement, Policy, Start, Step, StepResult, Steps};
 use crate::Lcp;
 
 /// When to reset the momentum.
@@ -182,12 +182,7 @@ impl<'c> Steps<SolveContext<'c>> for ApgdState<'_> {
         Some((Cow::Borrowed(&self.w), self.residual))
     }
 
-    fn step(
-        &mut self,
-        lcp: &Lcp,
-        ctx: &mut SolveContext<'c>,
-        it: usize,
-    ) -> Result<Step, SolveError> {
+    fn step(&mut self, lcp: &Lcp, ctx: &mut SolveContext<'c>, it: usize) -> StepResult {
         let n = lcp.n();
         let q = lcp.q();
         // Backtracking on L until the quadratic upper bound holds.

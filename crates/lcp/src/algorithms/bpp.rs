@@ -43,7 +43,7 @@ use std::borrow::Cow;
 
 use crate::solver::{Outcome, SolveContext, SolveError};
 use crate::status::Status;
-use crate::steps::{run_steps, Start, Step, Steps};
+use crate::steps::{run_steps, Start, Step, StepResult, Steps};
 use crate::{Lcp, Matrix};
 
 /// Default merit tolerance of `bpp`.
@@ -286,12 +286,7 @@ impl<'c> Steps<SolveContext<'c>> for BppState<'_> {
         Cow::Borrowed(&self.z_last)
     }
 
-    fn step(
-        &mut self,
-        lcp: &Lcp,
-        ctx: &mut SolveContext<'c>,
-        it: usize,
-    ) -> Result<Step, SolveError> {
+    fn step(&mut self, lcp: &Lcp, ctx: &mut SolveContext<'c>, it: usize) -> StepResult {
         let n = lcp.n();
         let free: Vec<usize> = (0..n).filter(|&i| self.in_free[i]).collect();
         let z = match solve_free_set(lcp, &free, self.symmetric, &mut ctx.factorizations) {

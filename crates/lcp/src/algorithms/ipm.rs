@@ -31,7 +31,7 @@ use std::borrow::Cow;
 
 use crate::solver::{Outcome, SolveContext, SolveError};
 use crate::status::Status;
-use crate::steps::{run_steps, Policy, Start, Step, Steps};
+use crate::steps::{run_steps, Policy, Start, Step, StepResult, Steps};
 use crate::{Lcp, Matrix};
 
 crate::solver_params! {
@@ -193,12 +193,7 @@ impl<'c> Steps<SolveContext<'c>> for IpmState {
         Some((Cow::Borrowed(&self.w_true), self.residual))
     }
 
-    fn step(
-        &mut self,
-        lcp: &Lcp,
-        ctx: &mut SolveContext<'c>,
-        _: usize,
-    ) -> Result<Step, SolveError> {
+    fn step(&mut self, lcp: &Lcp, ctx: &mut SolveContext<'c>, _: usize) -> StepResult {
         let n = lcp.n();
         let (z, w) = (&mut self.z, &mut self.w);
         let mu = z.iter().zip(w.iter()).map(|(a, b)| a * b).sum::<f64>() / n as f64;

@@ -53,7 +53,7 @@ use std::borrow::Cow;
 
 use crate::solver::{Outcome, SolveContext, SolveError, FARKAS_TOL};
 use crate::status::{verify_farkas, Certificate, Status};
-use crate::steps::{run_steps, Policy, Start, Step, Steps};
+use crate::steps::{run_steps, Policy, Start, Step, StepResult, Steps};
 use crate::{Lcp, Matrix};
 
 /// Default merit tolerance.
@@ -637,12 +637,7 @@ impl<'c> Steps<SolveContext<'c>> for LemkeState {
 
     /// One pivot: the ratio test picks the leaving row (a secondary ray ends the run), the
     /// entering variable takes its place, and the complement of the leaving one enters next.
-    fn step(
-        &mut self,
-        lcp: &Lcp,
-        ctx: &mut SolveContext<'c>,
-        _: usize,
-    ) -> Result<Step, SolveError> {
+    fn step(&mut self, lcp: &Lcp, ctx: &mut SolveContext<'c>, _: usize) -> StepResult {
         let r = match self.row.take() {
             Some(r) => r,
             None => match self.t.ratio_test(&self.c, self.pivot_tol) {

@@ -32,7 +32,7 @@ use crate::linalg::dense_lu::SeqPartialLu;
 use crate::memory;
 use crate::solver::{Outcome, SolveContext, SolveError};
 use crate::status::Status;
-use crate::steps::{run_steps, Policy, Start, Step, Steps};
+use crate::steps::{run_steps, Policy, Start, Step, StepResult, Steps};
 use crate::Lcp;
 
 /// Default merit tolerance.
@@ -171,12 +171,7 @@ impl<'c> Steps<SolveContext<'c>> for MurtyState<'_> {
     }
 
     /// One principal pivot: the picked index changes sides, and the new basis is solved.
-    fn step(
-        &mut self,
-        lcp: &Lcp,
-        ctx: &mut SolveContext<'c>,
-        it: usize,
-    ) -> Result<Step, SolveError> {
+    fn step(&mut self, lcp: &Lcp, ctx: &mut SolveContext<'c>, it: usize) -> StepResult {
         let Some(i) = self.pick else { return Ok(self.done(Status::Solved)) };
         self.in_alpha[i] = !self.in_alpha[i];
         self.pivots += 1;

@@ -33,7 +33,7 @@ use std::borrow::Cow;
 
 use crate::solver::{Outcome, SolveContext, SolveError};
 use crate::status::Status;
-use crate::steps::{run_steps, Policy, Start, Step, Steps};
+use crate::steps::{run_steps, Policy, Start, Step, StepResult, Steps};
 use crate::Lcp;
 
 impl NewtonFbParams {
@@ -125,12 +125,7 @@ impl<'c, M: NewtonStep> Steps<SolveContext<'c>> for Newton<M> {
         Some((Cow::Borrowed(&self.w), min_map_norm(&self.z, &self.w) / self.scale))
     }
 
-    fn step(
-        &mut self,
-        lcp: &Lcp,
-        ctx: &mut SolveContext<'c>,
-        _: usize,
-    ) -> Result<Step, SolveError> {
+    fn step(&mut self, lcp: &Lcp, ctx: &mut SolveContext<'c>, _: usize) -> StepResult {
         Ok(self.method.step(lcp, ctx, &mut self.z, &mut self.w))
     }
 }

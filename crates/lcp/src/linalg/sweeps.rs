@@ -12,7 +12,7 @@ use faer::sparse::SparseRowMat;
 use std::borrow::Cow;
 
 use crate::solver::{Outcome, SolveContext, SolveError};
-use crate::steps::{run_steps, Movement, Policy, Start, Step, Steps};
+use crate::steps::{run_steps, Movement, Policy, Start, Step, StepResult, Steps};
 use crate::{Lcp, Matrix};
 
 /// Rows of M as the sweeps read them: the CSR of a sparse M in place, or a row-major copy of
@@ -252,12 +252,7 @@ impl<'c, F: FnMut(&mut [f64]) -> SweepInfo> Steps<SolveContext<'c>> for Sweeping
         }
     }
 
-    fn step(
-        &mut self,
-        _lcp: &Lcp,
-        ctx: &mut SolveContext<'c>,
-        iteration: usize,
-    ) -> Result<Step, SolveError> {
+    fn step(&mut self, _lcp: &Lcp, ctx: &mut SolveContext<'c>, iteration: usize) -> StepResult {
         let info = (self.sweep)(&mut self.z);
         ctx.matvecs += self.settings.matvecs_per_sweep;
         let movement = Movement { change: info.max_change, size: info.max_abs };

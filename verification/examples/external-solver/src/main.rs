@@ -16,8 +16,8 @@ use std::borrow::Cow;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use signorini_lcp::steps::{Step, Steps};
-use signorini_lcp::{Lcp, Registry, SolveContext, SolveError};
+use signorini_lcp::steps::{Step, StepResult, Steps};
+use signorini_lcp::{Lcp, Registry, SolveContext};
 use signorini_verification::study::{markdown, run_study_file, success_rates, write_study};
 
 // The whole solver: its parameters declared once, the kit's declaration, and one sweep as a
@@ -48,12 +48,7 @@ impl<'c> Steps<SolveContext<'c>> for Jacobi {
         Cow::Borrowed(&self.1)
     }
     /// z_i <- max(0, z_i - ω w_i / m_ii) for all i at once; the measure is the largest change.
-    fn step(
-        &mut self,
-        lcp: &Lcp,
-        ctx: &mut SolveContext<'c>,
-        _: usize,
-    ) -> Result<Step, SolveError> {
+    fn step(&mut self, lcp: &Lcp, ctx: &mut SolveContext<'c>, _: usize) -> StepResult {
         let Jacobi(omega, z, diag) = self;
         let w = ctx.w_of(lcp, z);
         let mut change = 0.0f64;

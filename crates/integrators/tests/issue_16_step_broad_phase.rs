@@ -145,3 +145,38 @@ fn issue_16_moreau_jean_with_per_step_contacts_takes_the_steps_of_every_pair() {
         cold.totals.iterations
     );
 }
+
+#[test]
+fn issue_16_stewart_trinkle_and_position_lcp_with_per_step_contacts_agree_to_round_off() {
+    // Both pose their LCP over the step's contacts instead of every pair: far contacts, which
+    // the every-pair LCP keeps at zero impulse, leave it. With a pivoting solver the result
+    // moves by round-off only.
+    let scene = Scene::from_toml_str(PILE).expect("scene");
+    let every_pair = SceneModel::new(scene.clone()).expect("model");
+    let per_step = SceneModel::with_step_broad_phase(scene, DEFAULT_STEP_CONTACT_MARGIN).unwrap();
+    let lemke = Registry::builtin().build("lemke").expect("lemke");
+    let p = SteppingParams::with_step(1e-3);
+    for (name, a, b) in [
+        (
+            "stewart-trinkle",
+            TimeStepper::StewartTrinkle(&every_pair),
+            TimeStepper::StewartTrinkle(&per_step),
+        ),
+        (
+            "position-lcp",
+            TimeStepper::PositionLcp(&every_pair),
+            TimeStepper::PositionLcp(&per_step),
+        ),
+    ] {
+        let (q, v) = every_pair.initial_state();
+        let start = Sample { t: 0.0, q, v };
+        let ra = run_stepping(&every_pair, a, lemke.as_ref(), &start, 400, &p, &mut NoObserver);
+        let rb = run_stepping(&per_step, b, lemke.as_ref(), &start, 400, &p, &mut NoObserver);
+        let (ra, rb) = (ra.expect(name), rb.expect(name));
+        let diff = ra.q.iter().zip(&rb.q).map(|(x, y)| (x - y).abs()).fold(0.0, f64::max);
+        assert!(diff < 1e-9, "{name}: final states differ by {diff}");
+        // Every step poses an LCP over every pair; per step only while a contact is near.
+        assert_eq!(ra.totals.lcp_solves, 400, "{name}");
+        assert!(rb.totals.max_active < ra.totals.max_active, "{name}");
+    }
+}

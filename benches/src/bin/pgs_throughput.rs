@@ -4,6 +4,10 @@
 //! repeated runs, and (c) PGS sweeps to merit 1e-6 and 1e-8 on box stacks with mass ratios
 //! 1, 10, 100, 1000 (alternating light/heavy and geometric profiles).
 //!
+//! `--bandwidth` runs only (e): the bytes a `pgs` sweep must move (CSR values and column
+//! indices, row pointers, q, the diagonal, z read and written) per second at 10^3 to 10^6
+//! unknowns (`--max-n N` stops earlier), against the triad (b) measured in the same run.
+//!
 //! Run: `cargo run --release -p signorini-benches --bin pgs_throughput [-- --runs 7]`;
 //! `--solvers` adds (d), one solve of each splitting / gradient solver on `delassus_like` at
 //! 10^3, 10^4 and 10^5 unknowns (`--max-n N` stops earlier); `--solvers-only K` runs only (d),
@@ -62,7 +66,8 @@ fn pgs_throughput(runs: usize) {
     );
 }
 
-fn triad(runs: usize) {
+/// The triad bandwidth in bytes/s (median of `runs`), printed.
+fn triad(runs: usize) -> f64 {
     let len = 1usize << 25; // 3 arrays x 256 MiB
     let b: Vec<f64> = (0..len).map(|i| (i % 1000) as f64).collect();
     let c: Vec<f64> = (0..len).map(|i| (i % 777) as f64).collect();
@@ -84,6 +89,49 @@ fn triad(runs: usize) {
          (write-allocate not counted): median of {runs}: {:.2} GB/s",
         median(&rates) / 1e9
     );
+    median(&rates)
+}
+
+/// (e): bytes per second of `pgs` sweeps at growing n against the triad bandwidth.
+fn sweep_bandwidth(runs: usize, max_n: usize, triad: f64) {
+    println!("## (e) PGS sweep bandwidth against the triad ({:.2} GB/s)", triad / 1e9);
+    println!(
+        "bytes per sweep = nnz (8 B value + 8 B column index) + n (8 B row pointer + 8 B q + 8 B \
+         diagonal + 8 B z read + 8 B z written); the gathers z[j] are not counted"
+    );
+    println!("| n | nnz | sweeps per solve | time per sweep [ms] | bytes per sweep [MB] | GB/s | fraction of triad |");
+    println!("|---|---|---|---|---|---|---|");
+    for n in [1_000usize, 10_000, 100_000, 1_000_000].into_iter().filter(|&n| n <= max_n) {
+        let lcp = generate::delassus_like(n.div_ceil(3), 3, 10.0, 1);
+        let nnz = lcp.nnz();
+        // At least about 2e8 nonzeros per timed solve, so that the timer's resolution and the
+        // set-up (the diagonal scan) do not matter.
+        let sweeps = (200_000_000 / nnz).clamp(5, 5000);
+        let spec = format!("pgs:tol=1e-300,max_iter={sweeps},check_every={sweeps}");
+        let solver = match Registry::builtin().build(&spec) {
+            Ok(s) => s,
+            Err(e) => panic!("{spec}: {e}"),
+        };
+        let mut per_sweep = Vec::new();
+        for _ in 0..runs {
+            let sol = match solver.solve(&lcp, &SolveOptions::default(), None) {
+                Ok(s) => s,
+                Err(e) => panic!("{spec}: {e}"),
+            };
+            // The sweeps plus the exact check and the diagonal scan: matvecs + 1 passes.
+            per_sweep.push(sol.solve_seconds / (sol.matvecs + 1) as f64);
+        }
+        let t = median(&per_sweep);
+        let bytes = (16 * nnz + 40 * lcp.n()) as f64;
+        println!(
+            "| {} | {nnz} | {sweeps} | {:.4} | {:.2} | {:.2} | {:.2} |",
+            lcp.n(),
+            t * 1e3,
+            bytes / 1e6,
+            bytes / t / 1e9,
+            bytes / t / triad
+        );
+    }
 }
 
 fn mass_ratio_study() {
@@ -157,6 +205,11 @@ fn delassus_solvers(contacts: usize, max_n: usize) {
 
 fn main() {
     let runs = runs_from_args();
+    if std::env::args().any(|a| a == "--bandwidth") {
+        let t = triad(runs);
+        sweep_bandwidth(runs, arg_value("--max-n").unwrap_or(1_000_000), t);
+        return;
+    }
     if let Some(contacts) = arg_value("--solvers-only") {
         delassus_solvers(contacts.max(1), arg_value("--max-n").unwrap_or(100_000));
         return;

@@ -37,8 +37,11 @@ CSV (--out FILE): RFC 4180; column t, then <body>.<coordinate> for every free bo
 Limits (checked before the run starts):
   steps      --t-end / --step at most --max-steps (default 10000000)
   memory     the contacts, Jacobian rows and step LCP the scene and options ask for at most
-             --memory-limit GiB (default 4); every pair of bodies is a contact candidate unless
-             --candidate-distance D keeps the pairs within D (linear in the number of bodies)
+             --memory-limit GiB (default 4). Contacts: the time steppers find each step's
+             contacts with a grid broad phase (linear in bodies and contacts; moreau-jean takes
+             exactly the steps of --all-pairs), event-driven and penalty take every pair;
+             --all-pairs makes every pair a candidate for the whole run (quadratic), and
+             --candidate-distance D keeps the pairs within D in the initial state
   friction   --friction-directions 2 in 2D, 3 to 256 in 3D (stewart-trinkle only)
   time       --time-limit SECONDS stops the run where it is (end = time_limit, exit 1)
 
@@ -87,10 +90,19 @@ pub struct SimulateArgs {
     #[arg(long = "memory-limit", allow_negative_numbers = true)]
     pub memory_limit: Option<f64>,
     /// Contact candidates: the pairs whose bounding boxes are within this distance in the
-    /// initial state (grid broad phase, linear in the number of bodies; exact while no two
-    /// bodies that start further apart meet). Default: every pair of bodies.
-    #[arg(long = "candidate-distance", allow_negative_numbers = true)]
+    /// initial state, for the whole run (grid broad phase, linear in the number of bodies;
+    /// exact while no two bodies that start further apart meet). Default: time steppers find
+    /// each step's contacts anew, the other schemes take every pair.
+    #[arg(
+        long = "candidate-distance",
+        allow_negative_numbers = true,
+        conflicts_with = "all_pairs"
+    )]
     pub candidate_distance: Option<f64>,
+    /// Every pair of bodies is a contact candidate for the whole run (quadratic in the number
+    /// of bodies; the default of the event-driven and penalty schemes).
+    #[arg(long = "all-pairs")]
+    pub all_pairs: bool,
     /// Start each step's LCP solve from the previous step's impulses (time steppers).
     #[arg(long = "warm-start", value_enum, default_value_t = WarmStartArg::Off)]
     pub warm_start: WarmStartArg,
@@ -125,6 +137,9 @@ fn options(args: &SimulateArgs, scheme: Scheme) -> Result<SimulationOptions, Cli
     o.limits.max_steps = args.max_steps;
     if let Some(d) = args.candidate_distance {
         o.candidates = Candidates::WithinDistance(d);
+    }
+    if args.all_pairs {
+        o.candidates = Candidates::AllPairs;
     }
     if let Some(s) = args.time_limit {
         let limit = Duration::try_from_secs_f64(s).ok().filter(|d| !d.is_zero());

@@ -251,6 +251,7 @@ fn issue_14_friction_directions_have_a_range_and_the_step_lcp_a_memory_budget() 
         "0.01",
         "--friction-directions",
         "256",
+        "--all-pairs",
     ]);
     assert!(
         err.contains("would need") && err.contains("TiB") && err.contains("--memory-limit 4 GiB"),
@@ -266,6 +267,7 @@ fn issue_14_friction_directions_have_a_range_and_the_step_lcp_a_memory_budget() 
         "0.01",
         "--memory-limit",
         "0.001",
+        "--all-pairs",
     ]);
     assert!(err.contains("would need"), "{err}");
     refused(&[

@@ -16,6 +16,7 @@
 //! ([`ContactError::UnsupportedPair`]).
 
 use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
 
 use crate::body::{Body, BodyKind, Dimension};
 use crate::error::ContactError;
@@ -392,7 +393,8 @@ pub fn broad_phase(bodies: &[Body], margin: f64) -> Vec<(usize, usize)> {
         .fold(0.0_f64, f64::max);
     if cell > 0.0 && cell.is_finite() {
         let key = |p: Vec3| -> [i64; 3] { p.map(|v| (v / cell).floor() as i64) };
-        let mut grid: HashMap<[i64; 3], Vec<usize>> = HashMap::new();
+        let mut grid: HashMap<[i64; 3], Vec<usize>, BuildHasherDefault<CellHasher>> =
+            HashMap::default();
         for (k, &(_, lo, hi)) in boxes.iter().enumerate() {
             let (l, u) = (key(lo), key(hi));
             for x in l[0]..=u[0] {
@@ -424,6 +426,31 @@ pub fn broad_phase(bodies: &[Body], margin: f64) -> Vec<(usize, usize)> {
     pairs.sort_unstable();
     pairs.dedup();
     pairs
+}
+
+/// The multiply-rotate hash of rustc's FxHasher for the broad phase's integer cell keys: the
+/// standard library's SipHash, built against adversarial keys, took a seventh of a step of
+/// 10^5 free spheres (perf). The pairs are sorted afterwards, so the hash never shows.
+#[derive(Default)]
+struct CellHasher(u64);
+
+impl Hasher for CellHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for chunk in bytes.chunks(8) {
+            let mut word = [0u8; 8];
+            word[..chunk.len()].copy_from_slice(chunk);
+            self.write_u64(u64::from_le_bytes(word));
+        }
+    }
+    fn write_u64(&mut self, x: u64) {
+        self.0 = (self.0.rotate_left(5) ^ x).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+    }
+    fn write_i64(&mut self, x: i64) {
+        self.write_u64(x as u64);
+    }
 }
 
 /// All contacts with gap <= margin, ordered by pair (i < j) and feature.

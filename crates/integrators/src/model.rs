@@ -48,6 +48,66 @@ pub trait ContactModel {
         let _ = (q, v);
         vec![0.0; self.n_contacts()]
     }
+    /// The contacts that can act in a time step of length h from (q, v), found anew at every
+    /// step, with their sparse rows; for models whose contact set follows the configuration (a
+    /// scene with a broad phase), so that a step's data grow with the contacts near each body
+    /// rather than with a fixed candidate list. Default `None`: the time steppers use every
+    /// contact of the model ([`ContactModel::n_contacts`], [`ContactModel::gaps`], ...), each
+    /// identified by its index.
+    fn step_contacts(
+        &self,
+        q: &[f64],
+        v: &[f64],
+        h: f64,
+        rows: StepRows,
+    ) -> Option<Result<StepContacts, signorini_contact::ContactError>> {
+        let _ = (q, v, h, rows);
+        None
+    }
+}
+
+/// Which Jacobian rows [`ContactModel::step_contacts`] returns.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum StepRows {
+    /// One normal row per contact.
+    Normal,
+    /// The normal rows, then k tangential rows per contact (k the model's
+    /// [`crate::FrictionModel::n_directions`]), in contact order.
+    NormalAndTangent,
+}
+
+/// A contact's identity across time steps, by which warm starts match impulses and reports
+/// name bodies.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum ContactId {
+    /// The contact of that index in a model with a fixed contact set.
+    Index(usize),
+    /// Point feature `feature` of body `body_a` against body `body_b` (scene indices), as the
+    /// contact crate's narrow phase numbers them.
+    Feature {
+        /// The feature's owner.
+        body_a: usize,
+        /// The surface's owner.
+        body_b: usize,
+        /// Which feature of the pair.
+        feature: usize,
+    },
+}
+
+/// The contacts of one time step from [`ContactModel::step_contacts`]: identities, gaps, laws
+/// and sparse rows, one entry per contact in the same order.
+#[derive(Debug, Clone)]
+pub struct StepContacts {
+    /// Identity of every contact.
+    pub ids: Vec<ContactId>,
+    /// Gaps at q.
+    pub gaps: Vec<f64>,
+    /// Newton restitution of every contact.
+    pub restitution: Vec<f64>,
+    /// Friction coefficient of every contact.
+    pub friction: Vec<f64>,
+    /// The Jacobian rows asked for ([`StepRows`]).
+    pub rows: Jacobian,
 }
 
 /// Why a model evaluation for a stepper failed.
@@ -62,6 +122,14 @@ pub enum ModelError {
     /// Sizes returned by the model disagree.
     #[error("model dimensions disagree: {0}")]
     Dimension(String),
+    /// The model could not find its contacts (e.g. a pair of shapes without a narrow phase).
+    #[error("contact detection failed at t = {t}: {message}")]
+    Contacts {
+        /// Time.
+        t: f64,
+        /// What failed.
+        message: String,
+    },
 }
 
 /// M^-1 B for a mass matrix M (Cholesky).

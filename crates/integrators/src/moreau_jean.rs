@@ -90,12 +90,12 @@ impl StepScheme for MoreauJeanScheme<'_> {
         let b: Vec<f64> = active
             .iter()
             .zip(rows.apply(step.v_free))
-            .map(|(&c, jv)| jv + self.contacts.restitution(c) * u_k[c])
+            .map(|(&c, jv)| jv + step.set.restitution[c] * u_k[c])
             .collect();
         let lcp = rows
             .delassus_lcp(b)
             .map_err(|e| SteppingError::Setup { t: step.t, message: e.to_string() })?;
-        let labels = active.iter().map(|&c| (c, 0)).collect();
+        let labels = active.iter().map(|&c| (step.set.ids[c], 0)).collect();
         Ok(Some(ImpulseLcp { rows, lcp, n_active: active.len(), labels }))
     }
 }

@@ -36,7 +36,7 @@ impl StepScheme for PositionLcpScheme<'_> {
         let lcp = rows
             .delassus_lcp(b)
             .map_err(|e| SteppingError::Setup { t: step.t, message: e.to_string() })?;
-        let labels = all.iter().map(|&c| (c, 0)).collect();
+        let labels = step.set.ids.iter().map(|&id| (id, 0)).collect();
         Ok(Some(ImpulseLcp { rows, lcp, n_active: n_c, labels }))
     }
 }

@@ -18,6 +18,21 @@
 //! boxes are within a distance d at construction (the contact crate's grid broad phase, near
 //! linear in n), which is exact as long as no two bodies that start further apart than d meet
 //! during the run (a packing that settles, not a scene where bodies travel).
+//!
+//! **Contacts found at every step.** [`SceneModel::with_step_broad_phase`] has no fixed
+//! contact set: the time steppers ask it for each step's contacts
+//! ([`ContactModel::step_contacts`]), which it finds with the grid broad phase at q_k and keeps
+//! the point features of each pair with gap d <= 2 h (s_a + s_b) + margin, where s is a bound
+//! on the speed of any point of a body over the step (|v| + h |g + f/m| + |ω| r, r the radius
+//! of the body's bounding box about its centre, 0 for fixed bodies). Because |J v| <= s_a + s_b
+//! for every normal row, this keeps every contact that Moreau–Jean's activation test
+//! g + γ h J v_k <= tol (γ <= 1, tol <= margin) can switch on and every one the impact report
+//! can see, so Moreau–Jean takes exactly the steps of the every-pair model, at data linear in
+//! bodies and contacts. Stewart–Trinkle and the position-level LCP pose their LCP over the
+//! step's contacts instead of every pair: a contact further away than the bound, which the
+//! all-pairs LCP would keep at zero impulse unless an impulse inside the same step throws a
+//! body across the gap, waits for the next step. Contacts are identified by
+//! [`ContactId::Feature`] (bodies and feature), so warm starts follow them across steps.
 
 use faer::Mat;
 use signorini_contact::detect::{gap_acceleration_bias, pair_contacts};
@@ -27,7 +42,7 @@ use signorini_contact::{
     Dimension, DofLayout, MassMatrix, Quat, Scene, SceneError,
 };
 
-use crate::model::{ContactModel, MechanicalSystem};
+use crate::model::{ContactId, ContactModel, MechanicalSystem, StepContacts, StepRows};
 use crate::stewart_trinkle::FrictionModel;
 use crate::system::{SecondOrderSystem, SystemError};
 
@@ -41,7 +56,22 @@ pub struct SceneModel {
     n_contacts: usize,
     restitution: f64,
     friction_directions: usize,
+    per_step: Option<PerStep>,
 }
+
+/// What [`SceneModel::with_step_broad_phase`] keeps to find each step's contacts.
+#[derive(Debug, Clone)]
+struct PerStep {
+    /// The length added to every pair's reach (scene length unit).
+    margin: f64,
+    /// Per body: the radius of its bounding box about its centre (0 for half-spaces).
+    radius: Vec<f64>,
+}
+
+/// The default margin of [`SceneModel::with_step_broad_phase`], in the scene's length unit:
+/// far above round-off in a resting contact's gap, far below any body's size in the scenes of
+/// the repository.
+pub const DEFAULT_STEP_CONTACT_MARGIN: f64 = 1e-6;
 
 impl SceneModel {
     /// Builds the model with every pair of bodies as a contact candidate; fails when a pair of
@@ -89,7 +119,148 @@ impl SceneModel {
             Dimension::Two => 2,
             Dimension::Three => 4,
         };
-        Ok(Self { scene, layout, reference, pairs, n_contacts, restitution, friction_directions })
+        Ok(Self {
+            scene,
+            layout,
+            reference,
+            pairs,
+            n_contacts,
+            restitution,
+            friction_directions,
+            per_step: None,
+        })
+    }
+
+    /// Builds the model without a fixed contact set: the time steppers get each step's
+    /// contacts from the grid broad phase at that step (see the module documentation), with
+    /// `margin` (scene length unit, finite, >= 0) added to every pair's reach. Its fixed-set
+    /// methods ([`ContactModel::n_contacts`], [`ContactModel::gaps`], ...) describe no contact,
+    /// so the event-driven and penalty schemes need one of the other constructors. Errors when
+    /// the margin is not a finite number >= 0 or a pair of shapes near each other in the
+    /// initial state has no narrow phase.
+    pub fn with_step_broad_phase(scene: Scene, margin: f64) -> Result<Self, ContactError> {
+        if !(margin.is_finite() && margin >= 0.0) {
+            return Err(ContactError::Scene(SceneError::Invalid {
+                body: None,
+                key: "step_contact_margin".into(),
+                message: format!("{margin}: must be a finite number >= 0"),
+            }));
+        }
+        let identity = [[1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]];
+        let radius = scene
+            .bodies
+            .iter()
+            .map(|b| match b.shape.aabb([0.0; 3], &identity, 0.0) {
+                Some((_, hi)) => hi.iter().map(|x| x * x).sum::<f64>().sqrt(),
+                None => 0.0,
+            })
+            .collect();
+        for (i, j) in broad_phase(&scene.bodies, margin) {
+            pair_contacts(&scene.bodies, scene.dimension, i, j, margin)?;
+        }
+        let mut model = Self::with_candidates(scene, std::iter::empty())?;
+        model.per_step = Some(PerStep { margin, radius });
+        Ok(model)
+    }
+
+    /// Whether the model finds its contacts at every step
+    /// ([`SceneModel::with_step_broad_phase`]).
+    pub fn finds_contacts_every_step(&self) -> bool {
+        self.per_step.is_some()
+    }
+
+    /// The candidate pairs of a step from (q, v) with step h, each with its reach (see the
+    /// module documentation), and the bodies at (q, v).
+    fn step_pairs(
+        &self,
+        per: &PerStep,
+        (q, v): (&[f64], &[f64]),
+        h: f64,
+    ) -> (Vec<Body>, Vec<(usize, usize, f64)>) {
+        let bodies = self.bodies_at(q, v);
+        let g = self.scene.gravity;
+        let norm = |x: [f64; 3]| x.iter().map(|c| c * c).sum::<f64>().sqrt();
+        let speed: Vec<f64> = bodies
+            .iter()
+            .zip(&per.radius)
+            .map(|(b, &r)| match b.kind {
+                BodyKind::Fixed => 0.0,
+                kind => {
+                    let a = [0, 1, 2].map(|k| g[k] + b.force[k] / b.mass);
+                    let spin =
+                        if kind == BodyKind::Rigid { norm(b.angular_velocity) * r } else { 0.0 };
+                    norm(b.velocity) + h * norm(a) + spin
+                }
+            })
+            .collect();
+        let fastest = speed.iter().copied().fold(0.0, f64::max);
+        let pairs = broad_phase(&bodies, 2.0 * h * fastest + 0.5 * per.margin)
+            .into_iter()
+            .map(|(i, j)| (i, j, 2.0 * h * (speed[i] + speed[j]) + per.margin))
+            .collect();
+        (bodies, pairs)
+    }
+
+    /// The number of contacts on every body in the first step from the initial state with
+    /// step h, for a model built by [`SceneModel::with_step_broad_phase`] (None for the other
+    /// constructors): the figures a memory estimate needs, counted without keeping the
+    /// contacts.
+    pub fn initial_step_contacts_per_body(
+        &self,
+        h: f64,
+    ) -> Option<Result<Vec<usize>, ContactError>> {
+        let per = self.per_step.as_ref()?;
+        let (q, v) = self.initial_state();
+        let (bodies, pairs) = self.step_pairs(per, (&q, &v), h);
+        let mut count = vec![0; bodies.len()];
+        for (i, j, reach) in pairs {
+            match pair_contacts(&bodies, self.scene.dimension, i, j, reach) {
+                Ok(c) => {
+                    for c in c {
+                        count[c.body_a] += 1;
+                        count[c.body_b] += 1;
+                    }
+                }
+                Err(e) => return Some(Err(e)),
+            }
+        }
+        Some(Ok(count))
+    }
+
+    /// A step's contacts from a model built by [`SceneModel::with_step_broad_phase`].
+    fn find_step_contacts(
+        &self,
+        per: &PerStep,
+        (q, v): (&[f64], &[f64]),
+        h: f64,
+        rows: StepRows,
+    ) -> Result<StepContacts, ContactError> {
+        let (bodies, pairs) = self.step_pairs(per, (q, v), h);
+        let mut contacts = Vec::new();
+        for (i, j, reach) in pairs {
+            contacts.extend(pair_contacts(&bodies, self.scene.dimension, i, j, reach)?);
+        }
+        let rows = match rows {
+            StepRows::Normal => Jacobian::normal(&self.layout, &bodies, &contacts),
+            StepRows::NormalAndTangent => {
+                Jacobian::with_friction(&self.layout, &bodies, &contacts, self.friction_directions)
+            }
+        };
+        let n_c = contacts.len();
+        Ok(StepContacts {
+            ids: contacts
+                .iter()
+                .map(|c| ContactId::Feature {
+                    body_a: c.body_a,
+                    body_b: c.body_b,
+                    feature: c.feature,
+                })
+                .collect(),
+            gaps: contacts.iter().map(|c| c.gap).collect(),
+            restitution: vec![self.restitution; n_c],
+            friction: vec![self.scene.material.friction; n_c],
+            rows,
+        })
     }
 
     /// The scene (initial state).
@@ -289,6 +460,16 @@ impl ContactModel for SceneModel {
         let bodies = self.bodies_at(q, v);
         let dim = self.scene.dimension;
         self.contacts_at(&bodies).iter().map(|c| gap_acceleration_bias(&bodies, dim, c)).collect()
+    }
+    fn step_contacts(
+        &self,
+        q: &[f64],
+        v: &[f64],
+        h: f64,
+        rows: StepRows,
+    ) -> Option<Result<StepContacts, ContactError>> {
+        let per = self.per_step.as_ref()?;
+        Some(self.find_step_contacts(per, (q, v), h, rows))
     }
 }
 

@@ -8,7 +8,82 @@ use faer::{Mat, Side};
 use signorini_contact::{Jacobian, MassMatrix};
 use signorini_lcp::{Lcp, ProblemError};
 
-use crate::model::{ContactModel, MechanicalSystem, ModelError};
+use crate::model::{ContactId, ContactModel, MechanicalSystem, ModelError, StepRows};
+
+/// The contacts of one step (identity, gap, laws) with M and J at q_k, in one order.
+pub(crate) struct StepSet {
+    /// Identity of every contact (the warm start's key).
+    pub(crate) ids: Vec<ContactId>,
+    /// Gaps at q_k.
+    pub(crate) gaps: Vec<f64>,
+    /// Newton restitution per contact.
+    pub(crate) restitution: Vec<f64>,
+    /// Friction coefficient per contact (Stewart–Trinkle; zeros otherwise).
+    pub(crate) friction: Vec<f64>,
+    /// M and the rows.
+    pub(crate) mats: StepMatrices,
+}
+
+/// How a scheme wants a step's contacts: which rows, how many per contact, and for a model
+/// with a fixed contact set, its matrices and friction coefficients.
+pub(crate) struct SetRequest<'a, F, G> {
+    pub(crate) rows: StepRows,
+    pub(crate) rows_per_contact: usize,
+    pub(crate) fixed_matrices: F,
+    pub(crate) friction: G,
+    pub(crate) contacts: &'a dyn ContactModel,
+}
+
+impl StepSet {
+    /// The step's contacts at (q, v) (time t, step h): the model's own per-step set when it
+    /// has one ([`ContactModel::step_contacts`]), otherwise every contact by index.
+    pub(crate) fn evaluate<F, G>(
+        sys: &dyn MechanicalSystem,
+        (q, v): (&[f64], &[f64]),
+        (t, h): (f64, f64),
+        req: SetRequest<'_, F, G>,
+    ) -> Result<Self, ModelError>
+    where
+        F: FnOnce() -> Result<StepMatrices, ModelError>,
+        G: Fn(usize) -> f64,
+    {
+        let contacts = req.contacts;
+        if let Some(found) = contacts.step_contacts(q, v, h, req.rows) {
+            let c = found.map_err(|e| ModelError::Contacts { t, message: e.to_string() })?;
+            let n_c = c.ids.len();
+            if c.gaps.len() != n_c || c.restitution.len() != n_c || c.friction.len() != n_c {
+                return Err(ModelError::Dimension(format!(
+                    "{n_c} step contacts, {} gaps, {} restitutions, {} friction coefficients",
+                    c.gaps.len(),
+                    c.restitution.len(),
+                    c.friction.len()
+                )));
+            }
+            let mats =
+                StepMatrices::with_sparse_rows(sys, q, t, n_c * req.rows_per_contact, c.rows)?;
+            return Ok(Self {
+                ids: c.ids,
+                gaps: c.gaps,
+                restitution: c.restitution,
+                friction: c.friction,
+                mats,
+            });
+        }
+        let n_c = contacts.n_contacts();
+        let mats = (req.fixed_matrices)()?;
+        let gaps = contacts.gaps(q);
+        if gaps.len() != n_c {
+            return Err(ModelError::Dimension(format!("{n_c} contacts, {} gaps", gaps.len())));
+        }
+        Ok(Self {
+            ids: (0..n_c).map(ContactId::Index).collect(),
+            gaps,
+            restitution: (0..n_c).map(|c| contacts.restitution(c)).collect(),
+            friction: (0..n_c).map(req.friction).collect(),
+            mats,
+        })
+    }
+}
 
 /// M and J at one configuration.
 pub(crate) enum StepMatrices {
@@ -41,20 +116,40 @@ impl StepMatrices {
         rows: Option<Jacobian>,
         dense: impl FnOnce() -> Mat<f64>,
     ) -> Result<Self, ModelError> {
-        let n = sys.n_dof();
-        if let (Some(mass), Some(jac)) = (sys.mass_operator(q), rows) {
-            if mass.n_dofs() != n || jac.n_dofs != n || jac.n_rows() != n_rows {
-                return Err(ModelError::Dimension(format!(
-                    "n_dof {n}, mass operator {}, Jacobian {} x {} ({n_rows} rows expected)",
-                    mass.n_dofs(),
-                    jac.n_rows(),
-                    jac.n_dofs
-                )));
-            }
-            return Ok(Self::Structured { mass, jac });
+        match (sys.mass_operator(q), rows) {
+            (Some(mass), Some(jac)) => Self::structured(sys.n_dof(), mass, jac, n_rows),
+            _ => Self::dense(sys, q, t, n_rows, dense()),
         }
+    }
+
+    /// The structured path with the sizes checked.
+    fn structured(
+        n: usize,
+        mass: Box<dyn MassMatrix>,
+        jac: Jacobian,
+        n_rows: usize,
+    ) -> Result<Self, ModelError> {
+        if mass.n_dofs() != n || jac.n_dofs != n || jac.n_rows() != n_rows {
+            return Err(ModelError::Dimension(format!(
+                "n_dof {n}, mass operator {}, Jacobian {} x {} ({n_rows} rows expected)",
+                mass.n_dofs(),
+                jac.n_rows(),
+                jac.n_dofs
+            )));
+        }
+        Ok(Self::Structured { mass, jac })
+    }
+
+    /// The dense path: M(q), its Cholesky factor and the given dense rows, sizes checked.
+    fn dense(
+        sys: &dyn MechanicalSystem,
+        q: &[f64],
+        t: f64,
+        n_rows: usize,
+        jac: Mat<f64>,
+    ) -> Result<Self, ModelError> {
+        let n = sys.n_dof();
         let m = sys.mass_matrix(q);
-        let jac = dense();
         if m.nrows() != n || m.ncols() != n || jac.nrows() != n_rows || jac.ncols() != n {
             return Err(ModelError::Dimension(format!(
                 "n_dof {n}, M {}x{}, Jacobian {}x{} ({n_rows} rows expected)",
@@ -66,6 +161,31 @@ impl StepMatrices {
         }
         let llt = m.llt(Side::Lower).map_err(|_| ModelError::MassNotPositiveDefinite { t })?;
         Ok(Self::Dense { m, llt, jac })
+    }
+
+    /// M(q) with the sparse rows of a step's own contacts: structured when the model has a
+    /// mass operator, otherwise dense (the rows written out).
+    pub(crate) fn with_sparse_rows(
+        sys: &dyn MechanicalSystem,
+        q: &[f64],
+        t: f64,
+        n_rows: usize,
+        jac: Jacobian,
+    ) -> Result<Self, ModelError> {
+        match sys.mass_operator(q) {
+            Some(mass) => Self::structured(sys.n_dof(), mass, jac, n_rows),
+            None => {
+                let mut d = Mat::zeros(jac.n_rows(), jac.n_dofs);
+                for (i, r) in jac.rows.iter().enumerate() {
+                    for b in r.blocks() {
+                        for (k, &a) in b.as_slice().iter().enumerate() {
+                            d[(i, b.offset + k)] += a;
+                        }
+                    }
+                }
+                Self::dense(sys, q, t, n_rows, d)
+            }
+        }
     }
 
     /// Whether the structured (sparse) path is in use.

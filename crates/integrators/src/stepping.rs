@@ -18,9 +18,9 @@ use std::time::{Duration, Instant};
 use signorini_impact::LcpSolveRecord;
 use signorini_lcp::{Lcp, LcpSolver, Solution, SolveOptions, Status};
 
-use crate::model::{ContactModel, MechanicalSystem, ModelError};
+use crate::model::{ContactId, ContactModel, MechanicalSystem, ModelError, StepRows};
 use crate::moreau_jean::MoreauJean;
-use crate::step_matrices::{ActiveRows, StepMatrices};
+use crate::step_matrices::{ActiveRows, SetRequest, StepMatrices, StepSet};
 use crate::stewart_trinkle::FrictionModel;
 
 /// A state (t, q, v) of a run.
@@ -263,8 +263,11 @@ pub struct StepView<'a> {
     pub after: &'a Sample,
     /// The step's statistics.
     pub stats: &'a StepStats,
-    /// Gaps g(q_k) of every contact.
+    /// Gaps g(q_k) of every contact of the step.
     pub gaps: &'a [f64],
+    /// Identity of every contact of the step (same order as `gaps`): the model's contact
+    /// index, or the bodies and feature for a model that finds its contacts at every step.
+    pub contact_ids: &'a [ContactId],
     /// The generalised forces f of the step.
     pub forces: &'a [f64],
     /// M(q_k)^-1 f.
@@ -337,14 +340,16 @@ pub(crate) struct StepInput<'a> {
     pub(crate) v: &'a [f64],
     /// v_free = v_k + h M^-1 f.
     pub(crate) v_free: &'a [f64],
-    /// g(q_k).
+    /// g(q_k) of the step's contacts.
     pub(crate) gaps: &'a [f64],
+    /// The step's contacts (identities, laws) with M and J.
+    pub(crate) set: &'a StepSet,
     pub(crate) mats: &'a StepMatrices,
 }
 
-/// One impulse component's identity across steps: (contact index, component), component 0
-/// the normal impulse and further ones the scheme's own (tangential directions, multiplier).
-pub(crate) type ImpulseLabel = (usize, usize);
+/// One impulse component's identity across steps: (contact identity, component), component
+/// 0 the normal impulse and further ones the scheme's own (tangential directions, multiplier).
+pub(crate) type ImpulseLabel = (ContactId, usize);
 
 /// A step's impulse LCP as a scheme poses it: the impulses z[..rows] act along `rows`
 /// (v += M^-1 J_rows' max(z, 0)); further entries are multipliers.
@@ -375,14 +380,27 @@ pub(crate) trait StepScheme {
     fn position_theta(&self) -> f64 {
         1.0
     }
-    /// M(q) and the Jacobian rows the scheme needs at q (default: the normal rows).
-    fn matrices(
+    /// The step's contacts with M(q) and the Jacobian rows the scheme needs at q (default:
+    /// the normal rows), from the state (q, v) at time t with step h.
+    fn evaluate(
         &self,
         sys: &dyn MechanicalSystem,
-        q: &[f64],
-        t: f64,
-    ) -> Result<StepMatrices, ModelError> {
-        StepMatrices::at(sys, self.contacts(), q, t)
+        (q, v): (&[f64], &[f64]),
+        (t, h): (f64, f64),
+    ) -> Result<StepSet, ModelError> {
+        let contacts = self.contacts();
+        StepSet::evaluate(
+            sys,
+            (q, v),
+            (t, h),
+            SetRequest {
+                rows: StepRows::Normal,
+                rows_per_contact: 1,
+                fixed_matrices: || StepMatrices::at(sys, contacts, q, t),
+                friction: |_| 0.0,
+                contacts,
+            },
+        )
     }
     /// The step's impulse LCP, or None when no contact takes part.
     fn pose<'m>(&self, step: &StepInput<'m>) -> Result<Option<ImpulseLcp<'m>>, SteppingError>;
@@ -508,7 +526,6 @@ pub fn run_stepping(
         )));
     }
     let h = params.step;
-    let contacts = scheme.contacts();
     let (force_theta, theta) = (scheme.force_theta(), scheme.position_theta());
     let keep_every_step = params.recording == Recording::EveryStep;
     let mut d = Driver {
@@ -545,22 +562,16 @@ pub fn run_stepping(
         }
         let t = start.t + k as f64 * h;
         let (q, v) = (&before.q, &before.v);
-        let mats = scheme.matrices(sys, q, t)?;
+        let set = scheme.evaluate(sys, (q, v), (t, h))?;
+        let (gaps, mats) = (&set.gaps, &set.mats);
         let f = sys.forces(t + force_theta * h, q, v);
-        let gaps = contacts.gaps(q);
-        let n_c = contacts.n_contacts();
-        if f.len() != n || gaps.len() != n_c {
-            return Err(ModelError::Dimension(format!(
-                "n_dof {n}, forces {}, gaps {}, contacts {n_c}",
-                f.len(),
-                gaps.len()
-            ))
-            .into());
+        if f.len() != n {
+            return Err(ModelError::Dimension(format!("n_dof {n}, forces {}", f.len())).into());
         }
         let minv_f = mats.solve_mass(&f);
         let v_free: Vec<f64> = (0..n).map(|i| v[i] + h * minv_f[i]).collect();
         let mut v_new = v_free.clone();
-        let input = StepInput { t, h, v, v_free: &v_free, gaps: &gaps, mats: &mats };
+        let input = StepInput { t, h, v, v_free: &v_free, gaps, set: &set, mats };
         let mut stats = StepStats { t, n_active: 0, lcp: None };
         if let Some(posed) = scheme.pose(&input)? {
             let sol = d.solve(&posed, (k, t))?;
@@ -587,10 +598,11 @@ pub fn run_stepping(
             before: &before,
             after: &after,
             stats: &stats,
-            gaps: &gaps,
+            gaps,
+            contact_ids: &set.ids,
             forces: &f,
             free_acceleration: &minv_f,
-            mats: &mats,
+            mats,
         };
         observer.step(&view).map_err(|message| SteppingError::Observer {
             step_idx: k + 1,

@@ -21,8 +21,9 @@
 use faer::Mat;
 use signorini_lcp::Lcp;
 
+use crate::model::StepRows;
 use crate::model::{ContactModel, MechanicalSystem, ModelError};
-use crate::step_matrices::StepMatrices;
+use crate::step_matrices::{SetRequest, StepMatrices, StepSet};
 use crate::stepping::{ImpulseLcp, StepInput, StepScheme, SteppingError};
 
 /// Contacts with Coulomb friction on a polyhedral cone.
@@ -85,27 +86,52 @@ impl StepScheme for StewartTrinkleScheme<'_> {
         Ok(())
     }
 
-    fn matrices(
+    fn evaluate(
         &self,
         sys: &dyn MechanicalSystem,
-        q: &[f64],
-        t: f64,
-    ) -> Result<StepMatrices, ModelError> {
+        (q, v): (&[f64], &[f64]),
+        (t, h): (f64, f64),
+    ) -> Result<StepSet, ModelError> {
         let (n_c, k) = (self.contacts.n_contacts(), self.contacts.n_directions());
-        let rows = match (self.contacts.jacobian_rows(q), self.contacts.tangent_rows(q)) {
-            (Some(mut nj), Some(dj)) => {
-                nj.rows.extend(dj.rows);
-                Some(nj)
-            }
-            _ => None,
+        let fixed_matrices = || {
+            let rows = match (self.contacts.jacobian_rows(q), self.contacts.tangent_rows(q)) {
+                (Some(mut nj), Some(dj)) => {
+                    nj.rows.extend(dj.rows);
+                    Some(nj)
+                }
+                _ => None,
+            };
+            StepMatrices::with_rows(sys, q, t, n_c * (k + 1), rows, || self.dense_rows(q))
         };
-        StepMatrices::with_rows(sys, q, t, n_c * (k + 1), rows, || self.dense_rows(q))
+        StepSet::evaluate(
+            sys,
+            (q, v),
+            (t, h),
+            SetRequest {
+                rows: StepRows::NormalAndTangent,
+                rows_per_contact: k + 1,
+                fixed_matrices,
+                friction: |i| self.contacts.friction_coefficient(i),
+                contacts: self.contacts,
+            },
+        )
     }
 
     fn pose<'m>(&self, step: &StepInput<'m>) -> Result<Option<ImpulseLcp<'m>>, SteppingError> {
-        let (n_c, k) = (self.contacts.n_contacts(), self.contacts.n_directions());
+        let (n_c, k) = (step.set.ids.len(), self.contacts.n_directions());
         if n_c == 0 {
             return Ok(None);
+        }
+        if let Some((id, mu)) = step
+            .set
+            .ids
+            .iter()
+            .zip(&step.set.friction)
+            .find(|(_, mu)| !(mu.is_finite() && **mu >= 0.0))
+        {
+            return Err(SteppingError::Input(format!(
+                "friction coefficient of contact {id:?} is {mu}"
+            )));
         }
         let size = n_c * (k + 2);
         // Stacked Jacobian [N; D], its Delassus matrix, then the E and mu blocks.
@@ -119,7 +145,7 @@ impl StepScheme for StewartTrinkleScheme<'_> {
                 entries.push((r, g0 + i, 1.0));
                 entries.push((g0 + i, r, -1.0));
             }
-            entries.push((g0 + i, i, self.contacts.friction_coefficient(i)));
+            entries.push((g0 + i, i, step.set.friction[i]));
         }
         let mut qv = nd.apply(step.v_free);
         qv.resize(size, 0.0);
@@ -139,10 +165,12 @@ impl StepScheme for StewartTrinkleScheme<'_> {
         }
         .map_err(|e| SteppingError::Setup { t: step.t, message: e.to_string() })?;
         // z = (λ (component 0), β (1..=k), γ (k + 1)), each block in contact order.
-        let labels = (0..n_c)
-            .map(|i| (i, 0))
-            .chain((0..n_c).flat_map(|i| (1..=k).map(move |j| (i, j))))
-            .chain((0..n_c).map(|i| (i, k + 1)))
+        let ids = &step.set.ids;
+        let labels = ids
+            .iter()
+            .map(|&id| (id, 0))
+            .chain(ids.iter().flat_map(|&id| (1..=k).map(move |j| (id, j))))
+            .chain(ids.iter().map(|&id| (id, k + 1)))
             .collect();
         Ok(Some(ImpulseLcp { rows: nd, lcp, n_active: n_c, labels }))
     }

@@ -79,17 +79,19 @@ impl Budget {
     /// A time stepper's per-step data with `rows_per_contact` Jacobian rows per contact (1, or
     /// 1 + k with k friction directions) and `extra_per_contact` LCP unknowns beyond them:
     /// contacts, rows and the LCP matrix with at most Σ_bodies (rows on the body)² nonzeros.
+    /// `contacts` gives the number of contacts and the count on every non-fixed body: the
+    /// model's fixed set ([`StepContactCounts::fixed`]), or for a model that finds its
+    /// contacts at every step, those of the first step.
     pub(crate) fn check_stepping(
         &self,
-        model: &SceneModel,
+        contacts: &StepContactCounts,
         rows_per_contact: usize,
         extra_per_contact: usize,
     ) -> Result<(), BudgetExceeded> {
-        let n_c = model_contacts(model);
+        let n_c = contacts.n_contacts;
         let r = rows_per_contact as u128;
-        let nnz: u128 =
-            contacts_per_free_body(model).iter().map(|&c| (c * r) * (c * r)).sum::<u128>()
-                + n_c * (2 * r + extra_per_contact as u128);
+        let nnz: u128 = contacts.per_free_body.iter().map(|&c| (c * r) * (c * r)).sum::<u128>()
+            + n_c * (2 * r + extra_per_contact as u128);
         let n_lcp = n_c * (r + extra_per_contact as u128);
         let bytes = n_c * (CONTACT_BYTES + r * ROW_BYTES) + nnz * NONZERO_BYTES + n_lcp * 6 * 8;
         self.check(bytes, || {
@@ -131,20 +133,35 @@ fn model_contacts(model: &SceneModel) -> u128 {
     model.n_contacts() as u128
 }
 
-/// Number of contacts on each non-fixed body.
-fn contacts_per_free_body(model: &SceneModel) -> Vec<u128> {
-    let bodies = &model.scene().bodies;
-    let mut count = vec![0u128; bodies.len()];
-    for (a, b) in model.contact_body_indices() {
-        count[a] += 1;
-        count[b] += 1;
+/// The contacts of a time step as the stepping estimate counts them.
+pub(crate) struct StepContactCounts {
+    /// Contacts.
+    pub(crate) n_contacts: u128,
+    /// Contacts on each non-fixed body.
+    pub(crate) per_free_body: Vec<u128>,
+}
+
+impl StepContactCounts {
+    /// The model's fixed contact set.
+    pub(crate) fn fixed(model: &SceneModel) -> Self {
+        let mut count = vec![0usize; model.scene().bodies.len()];
+        for (a, b) in model.contact_body_indices() {
+            count[a] += 1;
+            count[b] += 1;
+        }
+        Self::from_per_body(model, model_contacts(model), &count)
     }
-    count
-        .into_iter()
-        .zip(bodies)
-        .filter(|(_, body)| body.kind != BodyKind::Fixed)
-        .map(|(c, _)| c)
-        .collect()
+
+    /// From the contacts on every body (each contact counted on both of its bodies).
+    pub(crate) fn from_per_body(model: &SceneModel, n_contacts: u128, count: &[usize]) -> Self {
+        let per_free_body = count
+            .iter()
+            .zip(&model.scene().bodies)
+            .filter(|(_, body)| body.kind != BodyKind::Fixed)
+            .map(|(&c, _)| c as u128)
+            .collect();
+        Self { n_contacts, per_free_body }
+    }
 }
 
 #[cfg(test)]

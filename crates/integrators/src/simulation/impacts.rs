@@ -17,7 +17,7 @@
 
 use signorini_contact::BodyKind;
 
-use crate::model::ContactModel as _;
+use crate::model::{ContactId, ContactModel as _};
 use crate::scene_model::{PenaltyScene, SceneModel};
 use crate::stepping::{Sample, StepView};
 
@@ -166,6 +166,17 @@ impl<'a> SteppedImpacts<'a> {
         Self { model, p, names: contact_names(model), found: Listed::default() }
     }
 
+    /// The names of a contact's two bodies.
+    fn names_of(&self, id: ContactId) -> [String; 2] {
+        let bodies = &self.model.scene().bodies;
+        match id {
+            ContactId::Index(c) => self.names.get(c).cloned().unwrap_or_default(),
+            ContactId::Feature { body_a, body_b, .. } => {
+                [body_a, body_b].map(|b| bodies.get(b).map(|b| b.name.clone()).unwrap_or_default())
+            }
+        }
+    }
+
     /// Looks at one step, with the stepper's own gaps, normal velocities and free
     /// acceleration at its start.
     pub(crate) fn step(&mut self, step: &StepView<'_>) {
@@ -190,7 +201,8 @@ impl<'a> SteppedImpacts<'a> {
         let mdv = step.mass_times(&dv);
         let f = step.forces;
         let impulse = mdv.iter().zip(f).map(|(p, f)| (p - h * f).powi(2)).sum::<f64>().sqrt();
-        let mut bodies: Vec<String> = hit.iter().flat_map(|&i| self.names[i].clone()).collect();
+        let mut bodies: Vec<String> =
+            hit.iter().flat_map(|&i| self.names_of(step.contact_ids[i])).collect();
         bodies.sort();
         bodies.dedup();
         self.found.push(ImpactEvent {

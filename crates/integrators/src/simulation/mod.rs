@@ -28,7 +28,7 @@ use signorini_lcp::{LcpSolver, SolveOptions, Status};
 use crate::event_driven::{simulate_event_driven_observed, EventDrivenError, EventDrivenParams};
 use crate::impact_support::{check_impact_support, SchemeKind, UnsupportedImpact};
 use crate::moreau_jean::MoreauJean;
-use crate::scene_model::{PenaltyScene, SceneModel};
+use crate::scene_model::{PenaltyScene, SceneModel, DEFAULT_STEP_CONTACT_MARGIN};
 use crate::smooth::IntegratorError;
 use crate::stepping::{
     run_stepping, OnSolverFailure, Recording, RunEnd, Sample, StepObserver, StepView,
@@ -43,7 +43,7 @@ pub use impacts::{
 };
 pub use scheme::{ImpactSettings, PenaltyIntegrator, SceneKeyError, Scheme, UnknownScheme};
 
-use budget::Budget;
+use budget::{Budget, StepContactCounts};
 use impacts::{contact_names, Episodes, SteppedImpacts};
 
 /// The default limit on the number of steps of a run: 10^7.
@@ -72,16 +72,23 @@ impl Default for SimulationLimits {
     }
 }
 
-/// Which pairs of bodies are contact candidates (the set is fixed for the run).
+/// Which pairs of bodies are contact candidates.
 #[derive(Debug, Clone, Copy, PartialEq, Default)]
 pub enum Candidates {
-    /// Every pair of bodies that are not both fixed (default): exact whatever the motion, and
-    /// quadratic in the number of bodies.
+    /// The default: the time steppers (moreau-jean, stewart-trinkle, position-lcp) find each
+    /// step's contacts with the grid broad phase at that step
+    /// ([`SceneModel::with_step_broad_phase`], margin the larger of
+    /// [`crate::scene_model::DEFAULT_STEP_CONTACT_MARGIN`] and the impact report's gap slack):
+    /// data linear in bodies and contacts, and for Moreau–Jean exactly the steps of
+    /// [`Candidates::AllPairs`]. The event-driven and penalty schemes take every pair.
     #[default]
+    Auto,
+    /// Every pair of bodies that are not both fixed, fixed for the run: exact whatever the
+    /// motion, and quadratic in the number of bodies.
     AllPairs,
-    /// The pairs whose bounding boxes are within this distance in the initial state (the
-    /// contact crate's grid broad phase, near linear in the number of bodies): exact as long
-    /// as no two bodies that start further apart meet during the run.
+    /// The pairs whose bounding boxes are within this distance in the initial state, fixed for
+    /// the run (the contact crate's grid broad phase, near linear in the number of bodies):
+    /// exact as long as no two bodies that start further apart meet during the run.
     WithinDistance(f64),
 }
 
@@ -104,7 +111,7 @@ pub struct SimulationOptions {
     pub warm_start: WarmStart,
     /// Options of every LCP solve (tolerance, iteration and time limits of one solve).
     pub solve: SolveOptions,
-    /// The contact candidates (default every pair).
+    /// The contact candidates (default [`Candidates::Auto`]).
     pub candidates: Candidates,
     /// Thresholds of the time steppers' impact report.
     pub impact_detection: SteppedImpactDetection,
@@ -123,7 +130,7 @@ impl SimulationOptions {
             friction_directions: None,
             warm_start: WarmStart::Off,
             solve: SolveOptions::default(),
-            candidates: Candidates::AllPairs,
+            candidates: Candidates::Auto,
             impact_detection: SteppedImpactDetection::default(),
             limits: SimulationLimits::default(),
         }
@@ -379,8 +386,14 @@ impl Simulation {
             }
         }
         let budget = Budget { limit: o.limits.memory_bytes };
+        let per_step = o.candidates == Candidates::Auto
+            && matches!(scheme, Scheme::MoreauJean | Scheme::StewartTrinkle | Scheme::PositionLcp);
         let mut model = match o.candidates {
-            Candidates::AllPairs => {
+            Candidates::Auto if per_step => {
+                let margin = DEFAULT_STEP_CONTACT_MARGIN.max(o.impact_detection.gap_slack);
+                SceneModel::with_step_broad_phase(scene, margin)?
+            }
+            Candidates::Auto | Candidates::AllPairs => {
                 let n_fixed = scene.bodies.iter().filter(|b| b.kind == BodyKind::Fixed).count();
                 budget.check_candidate_pairs(scene.bodies.len(), n_fixed)?;
                 SceneModel::new(scene)?
@@ -393,11 +406,23 @@ impl Simulation {
         if let Some(k) = o.friction_directions {
             model.set_friction_directions(k);
         }
+        let step_contacts = || -> Result<StepContactCounts, SimulationError> {
+            match model.initial_step_contacts_per_body(step) {
+                Some(count) => {
+                    let count = count?;
+                    let n_c = count.iter().map(|&c| c as u128).sum::<u128>() / 2;
+                    Ok(StepContactCounts::from_per_body(&model, n_c, &count))
+                }
+                None => Ok(StepContactCounts::fixed(&model)),
+            }
+        };
         match scheme {
-            Scheme::MoreauJean | Scheme::PositionLcp => budget.check_stepping(&model, 1, 0)?,
+            Scheme::MoreauJean | Scheme::PositionLcp => {
+                budget.check_stepping(&step_contacts()?, 1, 0)?
+            }
             Scheme::StewartTrinkle => {
                 use crate::stewart_trinkle::FrictionModel as _;
-                budget.check_stepping(&model, 1 + model.n_directions(), 1)?
+                budget.check_stepping(&step_contacts()?, 1 + model.n_directions(), 1)?
             }
             Scheme::EventDriven => budget.check_event_driven(&model)?,
             Scheme::Penalty(_) => budget.check_penalty(&model)?,

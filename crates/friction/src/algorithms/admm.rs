@@ -18,8 +18,9 @@
 
 use std::borrow::Cow;
 
+use super::FcStep;
 use faer::sparse::Triplet;
-use signorini_lcp::steps::{run_steps, Policy, Start, Step, StepResult, Steps};
+use signorini_lcp::steps::{run_steps, Policy, Start, Step, Steps};
 use signorini_lcp::{Matrix, SolveError, Status};
 
 use super::{Factor, LinearSystem, Rows};
@@ -156,12 +157,7 @@ impl<'c> Steps<FcContext<'c>> for AdmmState<'_> {
         Cow::Borrowed(&self.z)
     }
 
-    fn step(
-        &mut self,
-        problem: &FcProblem,
-        _: &mut FcContext<'c>,
-        it: usize,
-    ) -> StepResult<FcOutcome> {
+    fn step(&mut self, problem: &FcProblem, _: &mut FcContext<'c>, it: usize) -> FcStep {
         let n = problem.n();
         let d = problem.dimension();
         // Balancing after the previous iteration's test, as the residuals of `balance_every`
@@ -203,7 +199,6 @@ impl<'c> Steps<FcContext<'c>> for AdmmState<'_> {
         }
         self.prim = self.prim.max(p2.sqrt());
         self.dual = self.dual.max(rho * d2.sqrt());
-        let check = it.is_multiple_of(self.params.check_every);
-        Ok(Step::Taken { measure: Some(p2.sqrt()), movement: None, check })
+        super::taken(p2.sqrt(), z, it, self.params.check_every)
     }
 }

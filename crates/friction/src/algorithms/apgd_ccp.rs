@@ -15,7 +15,8 @@
 
 use std::borrow::Cow;
 
-use signorini_lcp::steps::{run_steps, Policy, Start, Step, StepResult, Steps};
+use super::FcStep;
+use signorini_lcp::steps::{run_steps, Policy, Start, Steps};
 use signorini_lcp::SolveError;
 
 use crate::cone::{project, tangential_norm};
@@ -132,12 +133,7 @@ impl<'c> Steps<FcContext<'c>> for ApgdCcpState<'_> {
         Cow::Borrowed(&self.x)
     }
 
-    fn step(
-        &mut self,
-        problem: &FcProblem,
-        _: &mut FcContext<'c>,
-        it: usize,
-    ) -> StepResult<FcOutcome> {
+    fn step(&mut self, problem: &FcProblem, _: &mut FcContext<'c>, it: usize) -> FcStep {
         let n = problem.n();
         let params = &self.solver.params;
         let (x, y, g, gx, x_new) =
@@ -181,12 +177,6 @@ impl<'c> Steps<FcContext<'c>> for ApgdCcpState<'_> {
             self.theta = theta_new;
         }
         std::mem::swap(x, x_new);
-        let finite = x.iter().all(|v| v.is_finite());
-        let check = it.is_multiple_of(params.check_every);
-        Ok(Step::Taken {
-            measure: Some(if finite { change } else { f64::NAN }),
-            movement: None,
-            check,
-        })
+        super::taken(change, x, it, params.check_every)
     }
 }

@@ -18,7 +18,8 @@
 
 use std::borrow::Cow;
 
-use signorini_lcp::steps::{run_steps, Policy, Start, Step, StepResult, Steps};
+use super::FcStep;
+use signorini_lcp::steps::{run_steps, Policy, Start, Step, Steps};
 use signorini_lcp::{SolveError, Status};
 
 use super::Rows;
@@ -106,7 +107,7 @@ impl FixedPoint {
                 problem,
                 params: &self.params,
                 rows: super::rows(problem),
-                blocks: (0..nc).map(|i| problem.diagonal_block(i)).collect(),
+                blocks: super::diagonal_blocks(problem),
                 r: projected(problem, &ctx.initial_r(problem.n())),
                 s: vec![0.0; nc],
             }))
@@ -137,12 +138,7 @@ impl<'c> Steps<FcContext<'c>> for FixedPointState<'_> {
 
     /// One outer iteration: freeze the thresholds at the current r, then `inner_sweeps`
     /// Gauss–Seidel sweeps of the Tresca problem.
-    fn step(
-        &mut self,
-        problem: &FcProblem,
-        _: &mut FcContext<'c>,
-        it: usize,
-    ) -> StepResult<FcOutcome> {
+    fn step(&mut self, problem: &FcProblem, _: &mut FcContext<'c>, it: usize) -> FcStep {
         let p = self.params;
         let d = problem.dimension();
         for (i, si) in self.s.iter_mut().enumerate() {

@@ -40,6 +40,25 @@ pub(crate) fn rows(problem: &FcProblem) -> Rows<'_> {
     Rows::of(problem.w())
 }
 
+/// The diagonal blocks W_ii of every contact.
+pub(crate) fn diagonal_blocks(problem: &FcProblem) -> Vec<crate::local::M3> {
+    (0..problem.n_contacts()).map(|i| problem.diagonal_block(i)).collect()
+}
+
+/// What one step of a frictional solver returns to the loop.
+pub(crate) type FcStep = signorini_lcp::steps::StepResult<crate::solver::FcOutcome>;
+
+/// A step taken with its measure, or a non-finite measure when r left the reals (the loop
+/// then ends the run in `numerical_failure`); the error is tested every `check_every` steps.
+pub(crate) fn taken(measure: f64, r: &[f64], iteration: usize, check_every: usize) -> FcStep {
+    let finite = r.iter().all(|v| v.is_finite());
+    Ok(signorini_lcp::steps::Step::Taken {
+        measure: Some(if finite { measure } else { f64::NAN }),
+        movement: None,
+        check: iteration.is_multiple_of(check_every),
+    })
+}
+
 /// A factorisation of a Newton or ADMM matrix.
 pub(crate) enum Factor {
     Small(SmallLu),

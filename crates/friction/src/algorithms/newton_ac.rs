@@ -24,7 +24,8 @@
 use faer::sparse::Triplet;
 use std::borrow::Cow;
 
-use signorini_lcp::steps::{run_steps, Policy, Start, Step, StepResult, Steps};
+use super::FcStep;
+use signorini_lcp::steps::{run_steps, Policy, Start, Step, Steps};
 use signorini_lcp::{Matrix, SolveError, Status};
 
 use super::nsgs::{sweep_once, NsgsParams};
@@ -265,7 +266,7 @@ impl NewtonAc {
                 failures: 0,
                 fallbacks: 0,
                 gradient_steps: 0,
-                blocks: (0..nc).map(|i| problem.diagonal_block(i)).collect(),
+                blocks: super::diagonal_blocks(problem),
                 order: (0..nc).collect(),
             }))
         })
@@ -310,12 +311,7 @@ impl<'c> Steps<FcContext<'c>> for NewtonAcState<'_> {
 
     /// One Newton step on the Alart–Curnier function with the non-monotone Armijo search, and
     /// its fallbacks (a gradient step, nsgs sweeps, or the shortest step).
-    fn step(
-        &mut self,
-        problem: &FcProblem,
-        _: &mut FcContext<'c>,
-        step_no: usize,
-    ) -> StepResult<FcOutcome> {
+    fn step(&mut self, problem: &FcProblem, _: &mut FcContext<'c>, step_no: usize) -> FcStep {
         let p = &self.solver.params;
         let n = problem.n();
         let it = step_no - 1;
@@ -410,10 +406,8 @@ impl<'c> Steps<FcContext<'c>> for NewtonAcState<'_> {
 mod tests {
     use super::*;
 
-    /// The assembled J = A + B W (on its sparse pattern) matches central finite differences of
-    /// the global Phi on two coupled 3D contacts, one sliding and one sticking.
-    #[test]
-    fn assembled_jacobian_matches_finite_differences() {
+    /// Two coupled 3D contacts (mu 0.3 and 0.8) with a symmetric positive definite W.
+    fn two_contacts() -> FcProblem {
         let w = vec![
             vec![2.0, 0.3, -0.1, 0.5, 0.0, 0.2],
             vec![0.3, 1.5, 0.2, 0.0, 0.1, 0.0],
@@ -423,7 +417,14 @@ mod tests {
             vec![0.2, 0.0, 0.3, 0.0, -0.2, 1.4],
         ];
         let q = vec![-1.0, 0.9, -0.4, -2.0, 0.01, 0.02];
-        let p = FcProblem::from_dense_rows(3, &w, q, vec![0.3, 0.8]).expect("valid");
+        FcProblem::from_dense_rows(3, &w, q, vec![0.3, 0.8]).expect("valid")
+    }
+
+    /// The assembled J = A + B W (on its sparse pattern) matches central finite differences of
+    /// the global Phi on two coupled 3D contacts, one sliding and one sticking.
+    #[test]
+    fn assembled_jacobian_matches_finite_differences() {
+        let p = two_contacts();
         let rows = super::super::rows(&p);
         let w_rows: Vec<Vec<(usize, f64)>> = (0..6)
             .map(|i| {
@@ -459,16 +460,7 @@ mod tests {
     /// differentiable, and J g matches the directional derivative along g.
     #[test]
     fn the_fallback_gradient_is_that_of_half_the_squared_residual() {
-        let w = vec![
-            vec![2.0, 0.3, -0.1, 0.5, 0.0, 0.2],
-            vec![0.3, 1.5, 0.2, 0.0, 0.1, 0.0],
-            vec![-0.1, 0.2, 1.8, 0.0, 0.0, 0.3],
-            vec![0.5, 0.0, 0.0, 2.5, 0.1, 0.0],
-            vec![0.0, 0.1, 0.0, 0.1, 1.2, -0.2],
-            vec![0.2, 0.0, 0.3, 0.0, -0.2, 1.4],
-        ];
-        let q = vec![-1.0, 0.9, -0.4, -2.0, 0.01, 0.02];
-        let p = FcProblem::from_dense_rows(3, &w, q, vec![0.3, 0.8]).expect("valid");
+        let p = two_contacts();
         let rho: Vec<V3> = (0..2).map(|i| rho_from_block(3, &p.diagonal_block(i))).collect();
         let r = vec![1.0, 0.8, -0.5, 0.8, 0.01, 0.02];
         let half_sq = |x: &[f64]| {

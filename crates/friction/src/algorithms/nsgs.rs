@@ -15,7 +15,8 @@ use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use std::borrow::Cow;
 
-use signorini_lcp::steps::{run_steps, Policy, Start, Step, StepResult, Steps};
+use super::FcStep;
+use signorini_lcp::steps::{run_steps, Policy, Start, Steps};
 use signorini_lcp::SolveError;
 
 use super::Rows;
@@ -164,7 +165,7 @@ impl Nsgs {
             Ok(Start::Run(NsgsState {
                 params: &self.params,
                 rows: super::rows(problem),
-                blocks: (0..nc).map(|i| problem.diagonal_block(i)).collect(),
+                blocks: super::diagonal_blocks(problem),
                 r: projected(problem, &ctx.initial_r(problem.n())),
                 order: (0..nc).collect(),
                 rng: ChaCha8Rng::seed_from_u64(self.params.seed),
@@ -194,23 +195,12 @@ impl<'c> Steps<FcContext<'c>> for NsgsState<'_> {
     }
 
     /// One sweep over the contacts, each solved locally with the others fixed.
-    fn step(
-        &mut self,
-        problem: &FcProblem,
-        _: &mut FcContext<'c>,
-        sweep: usize,
-    ) -> StepResult<FcOutcome> {
+    fn step(&mut self, problem: &FcProblem, _: &mut FcContext<'c>, sweep: usize) -> FcStep {
         let p = self.params;
         if p.shuffle {
             self.order.shuffle(&mut self.rng);
         }
         let measure = sweep_once(p, problem, &self.rows, &self.blocks, &self.order, &mut self.r);
-        let finite = self.r.iter().all(|v| v.is_finite());
-        let check = sweep.is_multiple_of(p.check_every);
-        Ok(Step::Taken {
-            measure: Some(if finite { measure } else { f64::NAN }),
-            movement: None,
-            check,
-        })
+        super::taken(measure, &self.r, sweep, p.check_every)
     }
 }

@@ -16,7 +16,8 @@
 use rayon::prelude::*;
 use std::borrow::Cow;
 
-use signorini_lcp::steps::{run_steps, Policy, Start, Step, StepResult, Steps};
+use super::FcStep;
+use signorini_lcp::steps::{run_steps, Policy, Start, Steps};
 use signorini_lcp::{SolveError, Status};
 
 use super::nsgs::{local_update, LocalSolver, NsgsParams};
@@ -128,12 +129,11 @@ impl NsgsColored {
         ctx: &mut FcContext<'_>,
     ) -> Result<FcOutcome, SolveError> {
         run_steps(problem, ctx, |_, ctx| {
-            let nc = problem.n_contacts();
             Ok(Start::Run(ColoredState {
                 params: self.nsgs_params(),
                 check_every: self.params.check_every,
                 rows: super::rows(problem),
-                blocks: (0..nc).map(|i| problem.diagonal_block(i)).collect(),
+                blocks: super::diagonal_blocks(problem),
                 colors: contact_colors(problem),
                 r: projected(problem, &ctx.initial_r(problem.n())),
             }))
@@ -160,21 +160,10 @@ impl<'c> Steps<FcContext<'c>> for ColoredState<'_> {
         Cow::Borrowed(&self.r)
     }
 
-    fn step(
-        &mut self,
-        problem: &FcProblem,
-        _: &mut FcContext<'c>,
-        sweep: usize,
-    ) -> StepResult<FcOutcome> {
+    fn step(&mut self, problem: &FcProblem, _: &mut FcContext<'c>, sweep: usize) -> FcStep {
         let (rows, blocks, colors) = (&self.rows, &self.blocks, &self.colors);
         let measure = colored_sweep(&self.params, problem, rows, blocks, colors, &mut self.r);
-        let finite = self.r.iter().all(|v| v.is_finite());
-        let check = sweep.is_multiple_of(self.check_every);
-        Ok(Step::Taken {
-            measure: Some(if finite { measure } else { f64::NAN }),
-            movement: None,
-            check,
-        })
+        super::taken(measure, &self.r, sweep, self.check_every)
     }
 
     /// A solved run says how many colours the contacts took.

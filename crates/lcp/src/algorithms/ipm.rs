@@ -145,6 +145,8 @@ impl Ipm {
                 r: vec![0.0; n],
                 residual: f64::INFINITY,
                 tiny_steps: 0,
+                d: vec![0.0; n],
+                ones: vec![1.0; n],
             };
             state.measure(lcp, ctx);
             Ok(Start::Run(state))
@@ -166,6 +168,9 @@ struct IpmState {
     r: Vec<f64>,
     residual: f64,
     tiny_steps: usize,
+    /// The diagonal W Z^-1 of the Newton matrix, and the unit diagonal beside it.
+    d: Vec<f64>,
+    ones: Vec<f64>,
 }
 
 impl IpmState {
@@ -197,9 +202,10 @@ impl<'c> Steps<SolveContext<'c>> for IpmState {
         let n = lcp.n();
         let (z, w) = (&mut self.z, &mut self.w);
         let mu = z.iter().zip(w.iter()).map(|(a, b)| a * b).sum::<f64>() / n as f64;
-        let d: Vec<f64> = (0..n).map(|i| w[i] / z[i]).collect();
-        let ones = vec![1.0; n];
-        if self.sys.factor(lcp, &d, &ones, ctx).is_err() {
+        for ((di, wi), zi) in self.d.iter_mut().zip(w.iter()).zip(z.iter()) {
+            *di = wi / zi;
+        }
+        if self.sys.factor(lcp, &self.d, &self.ones, ctx).is_err() {
             return Ok(Step::end(Status::NumericalFailure));
         }
         let rc_aff: Vec<f64> = z.iter().zip(w.iter()).map(|(a, b)| -a * b).collect();

@@ -21,7 +21,7 @@ use std::borrow::Cow;
 use super::FcStep;
 use faer::sparse::Triplet;
 use signorini_lcp::steps::{run_steps, Policy, Start, Step, Steps};
-use signorini_lcp::{Matrix, SolveError, Status};
+use signorini_lcp::{SolveError, Status};
 
 use super::{Factor, LinearSystem, Rows};
 use crate::cone::{project, tangential_norm};
@@ -72,9 +72,9 @@ impl Admm {
             let rows = super::rows(problem);
             let mean_diag = (0..n).map(|i| problem.get(i, i).abs()).sum::<f64>() / n as f64;
             let rho = p.rho_scale * if mean_diag > 0.0 { mean_diag } else { 1.0 };
-            let sparse = matches!(problem.w(), Matrix::Sparse(_)) && n > 300;
-            let mut system = LinearSystem::new(sparse);
-            let lu = match system.factor(n, &shifted_triplets(&rows, n, rho)) {
+            let triplets = shifted_triplets(&rows, n, rho);
+            let mut system = LinearSystem::new(super::prefer_sparse(n, triplets.len()));
+            let lu = match system.factor(n, &triplets) {
                 Ok(f) => f,
                 Err(e) => {
                     let mut o = FcOutcome::new(ctx.initial_r(n), Status::NumericalFailure, 0);

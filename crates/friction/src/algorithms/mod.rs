@@ -141,6 +141,16 @@ impl SmallLu {
     }
 }
 
+/// Whether a matrix of order n with `nnz` structural entries is factorised by the sparse LU:
+/// above [`SMALL_LU_MAX`] and at most 10 % full, whatever W's storage. Measured with
+/// `fc_speed` (release, `newton-ac`, medians): Box_Stacks-i0122 (n = 246, stored dense, 3 %
+/// full) 23.0 ms dense against 2.6 ms sparse; Confeti-ex03 (n = 162, 5 %) 6.7 against 1.5 ms;
+/// OneObject-i1028 (n = 69, 29 %) 1.7 dense against 2.1 ms sparse. The rule used to be
+/// "sparse storage and n > 300", which sent the first two to the dense LU.
+pub(crate) fn prefer_sparse(n: usize, nnz: usize) -> bool {
+    n > SMALL_LU_MAX && nnz.saturating_mul(10) <= n.saturating_mul(n)
+}
+
 /// Factorises matrices given as triplets on a fixed pattern: [`SmallLu`] up to order 24, faer
 /// dense partial-pivoting LU above,
 /// or faer sparse LU with the symbolic analysis done on the first matrix and reused.

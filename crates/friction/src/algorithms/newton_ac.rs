@@ -26,7 +26,7 @@ use std::borrow::Cow;
 
 use super::FcStep;
 use signorini_lcp::steps::{run_steps, Policy, Start, Step, Steps};
-use signorini_lcp::{Matrix, SolveError, Status};
+use signorini_lcp::{SolveError, Status};
 
 use super::nsgs::{sweep_once, NsgsParams};
 use super::{LinearSystem, Rows};
@@ -38,7 +38,7 @@ use crate::FcProblem;
 /// How the Newton systems are factorised.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Linear {
-    /// Dense LU when W is dense or n <= 300, sparse LU otherwise.
+    /// Sparse LU when J is at most 10 % full and n > 24, dense LU otherwise.
     Auto,
     /// Always dense LU.
     Dense,
@@ -51,7 +51,7 @@ signorini_lcp::param_enum!(Linear { Auto => "auto", Dense => "dense", Sparse => 
 signorini_lcp::solver_params! {
 /// Parameters of `newton-ac`.
     pub struct NewtonAcParams for "newton-ac" {
-        /// auto (dense LU for dense W or n <= 300), dense or sparse (faer LU, one symbolic analysis)
+        /// auto (sparse LU when J = A + B W is at most 10 % full and n > 24), dense or sparse (faer LU, one symbolic analysis)
         linear: Linear = Linear::Auto;
         /// factor on rho_N = 1/W_NN, rho_T = 1/mean(W_TT) of each contact
         rho_scale: f64 = 1.0, valid if |v| v > 0.0 => "> 0";
@@ -96,58 +96,74 @@ fn evaluate_phi(
     (phi, pieces)
 }
 
-/// The structural pattern of J per row: columns of W's rows of the contact plus its block.
-fn pattern(problem: &FcProblem, rows: &Rows<'_>) -> Vec<Vec<usize>> {
-    let d = problem.dimension();
-    let mut out = Vec::with_capacity(problem.n_contacts());
-    for i in 0..problem.n_contacts() {
-        let mut cols: Vec<usize> = (d * i..d * (i + 1)).collect();
-        for k in 0..d {
-            rows.for_each(d * i + k, |j, _| cols.push(j));
-        }
-        cols.sort_unstable();
-        cols.dedup();
-        out.push(cols);
-    }
-    out
+/// J = A + B W as triplets on the fixed pattern (explicit zeros kept), built once; each
+/// Newton step rewrites only the values ([`JacobianPattern::fill`]).
+struct JacobianPattern {
+    /// The triplets, row-major by contact block, pattern fixed.
+    triplets: Vec<Triplet<usize, usize, f64>>,
+    /// First triplet of each row of J.
+    row_start: Vec<usize>,
+    /// Each row of W as (position in its contact's pattern, value).
+    w_pos: Vec<Vec<(usize, f64)>>,
+    /// Position of column d i + l in contact i's pattern.
+    block_pos: Vec<[usize; 3]>,
 }
 
-/// Triplets of J = A + B W on the fixed pattern (explicit zeros kept), plus `shift` I.
-fn jacobian_triplets(
-    problem: &FcProblem,
-    w_rows: &[Vec<(usize, f64)>],
-    pat: &[Vec<usize>],
-    pieces: &[AcPieces],
-    shift: f64,
-) -> Vec<Triplet<usize, usize, f64>> {
-    let d = problem.dimension();
-    let mut out = Vec::new();
-    let mut acc: Vec<f64> = Vec::new();
-    for (i, cols) in pat.iter().enumerate() {
-        for k in 0..d {
-            acc.clear();
-            acc.resize(cols.len(), 0.0);
-            for m in 0..d {
-                let b = pieces[i].b[k][m];
-                if b != 0.0 {
-                    for &(j, v) in &w_rows[d * i + m] {
-                        if let Ok(pos) = cols.binary_search(&j) {
-                            acc[pos] += b * v;
+impl JacobianPattern {
+    /// The pattern of J per contact: the columns of W's rows of the contact plus its block.
+    fn new(problem: &FcProblem, rows: &Rows<'_>) -> Self {
+        let d = problem.dimension();
+        let mut triplets = Vec::new();
+        let mut row_start = Vec::with_capacity(problem.n() + 1);
+        let mut w_pos = Vec::with_capacity(problem.n());
+        let mut block_pos = Vec::with_capacity(problem.n_contacts());
+        for i in 0..problem.n_contacts() {
+            let mut cols: Vec<usize> = (d * i..d * (i + 1)).collect();
+            for k in 0..d {
+                rows.for_each(d * i + k, |j, _| cols.push(j));
+            }
+            cols.sort_unstable();
+            cols.dedup();
+            let position = |j: usize| cols.binary_search(&j).unwrap_or(0);
+            let mut own = [0; 3];
+            for (l, slot) in own.iter_mut().enumerate().take(d) {
+                *slot = position(d * i + l);
+            }
+            block_pos.push(own);
+            for k in 0..d {
+                let mut row = Vec::new();
+                rows.for_each(d * i + k, |j, x| row.push((position(j), x)));
+                w_pos.push(row);
+                row_start.push(triplets.len());
+                triplets.extend(cols.iter().map(|&j| Triplet::new(d * i + k, j, 0.0)));
+            }
+        }
+        row_start.push(triplets.len());
+        Self { triplets, row_start, w_pos, block_pos }
+    }
+
+    /// Writes the values of J = A + B W + `shift` I for the pieces of every contact.
+    fn fill(&mut self, d: usize, pieces: &[AcPieces], shift: f64) {
+        for (i, piece) in pieces.iter().enumerate() {
+            for k in 0..d {
+                let row = d * i + k;
+                let values = &mut self.triplets[self.row_start[row]..self.row_start[row + 1]];
+                values.iter_mut().for_each(|t| t.val = 0.0);
+                for m in 0..d {
+                    let b = piece.b[k][m];
+                    if b != 0.0 {
+                        for &(pos, v) in &self.w_pos[d * i + m] {
+                            values[pos].val += b * v;
                         }
                     }
                 }
-            }
-            for l in 0..d {
-                if let Ok(pos) = cols.binary_search(&(d * i + l)) {
-                    acc[pos] += pieces[i].a[k][l] + if l == k { shift } else { 0.0 };
+                for l in 0..d {
+                    values[self.block_pos[i][l]].val +=
+                        piece.a[k][l] + if l == k { shift } else { 0.0 };
                 }
-            }
-            for (&j, &v) in cols.iter().zip(&acc) {
-                out.push(Triplet::new(d * i + k, j, v));
             }
         }
     }
-    out
 }
 
 /// g = J'Phi = A'Phi + W'(B'Phi), the gradient of ½|Phi|² where Phi is differentiable.
@@ -228,14 +244,7 @@ impl NewtonAc {
         let nc = problem.n_contacts();
         run_steps(problem, ctx, |_, ctx| {
             let rows = super::rows(problem);
-            let w_rows: Vec<Vec<(usize, f64)>> = (0..n)
-                .map(|i| {
-                    let mut v = Vec::new();
-                    rows.for_each(i, |j, x| v.push((j, x)));
-                    v
-                })
-                .collect();
-            let pat = pattern(problem, &rows);
+            let jacobian = JacobianPattern::new(problem, &rows);
             let rho: Vec<V3> = (0..nc)
                 .map(|i| {
                     let mut r = rho_from_block(d, &problem.diagonal_block(i));
@@ -246,7 +255,7 @@ impl NewtonAc {
             let sparse = match p.linear {
                 Linear::Dense => false,
                 Linear::Sparse => true,
-                Linear::Auto => matches!(problem.w(), Matrix::Sparse(_)) && n > 300,
+                Linear::Auto => super::prefer_sparse(n, jacobian.triplets.len()),
             };
             let mut r = ctx.initial_r(n);
             for (b, &mu) in r.chunks_exact_mut(d).zip(problem.mu()) {
@@ -256,8 +265,7 @@ impl NewtonAc {
                 solver: self,
                 problem,
                 rows,
-                w_rows,
-                pat,
+                jacobian,
                 rho,
                 system: LinearSystem::new(sparse),
                 r,
@@ -283,8 +291,7 @@ struct NewtonAcState<'a> {
     solver: &'a NewtonAc,
     problem: &'a FcProblem,
     rows: Rows<'a>,
-    w_rows: Vec<Vec<(usize, f64)>>,
-    pat: Vec<Vec<usize>>,
+    jacobian: JacobianPattern,
     rho: Vec<V3>,
     system: LinearSystem,
     r: Vec<f64>,
@@ -320,12 +327,12 @@ impl<'c> Steps<FcContext<'c>> for NewtonAcState<'_> {
         let (phi, pieces) = evaluate_phi(problem, r, &u, &self.rho);
         let f0 = half_sq(&phi);
         let mut dr: Vec<f64> = phi.iter().map(|v| -v).collect();
-        let trip = jacobian_triplets(problem, &self.w_rows, &self.pat, &pieces, 0.0);
-        if let Err(first) = self.system.solve(n, &trip, &mut dr) {
+        let d = problem.dimension();
+        self.jacobian.fill(d, &pieces, 0.0);
+        if let Err(first) = self.system.solve(n, &self.jacobian.triplets, &mut dr) {
             dr = phi.iter().map(|v| -v).collect();
-            let shift = 1e-10 * self.scale;
-            let shifted = jacobian_triplets(problem, &self.w_rows, &self.pat, &pieces, shift);
-            if let Err(e) = self.system.solve(n, &shifted, &mut dr) {
+            self.jacobian.fill(d, &pieces, 1e-10 * self.scale);
+            if let Err(e) = self.system.solve(n, &self.jacobian.triplets, &mut dr) {
                 let mut o = FcOutcome::new(r.clone(), Status::NumericalFailure, it);
                 o.note = Some(format!("step {it}: {first}; shifted: {e}"));
                 return Ok(Step::Done(o));
@@ -426,20 +433,14 @@ mod tests {
     fn assembled_jacobian_matches_finite_differences() {
         let p = two_contacts();
         let rows = super::super::rows(&p);
-        let w_rows: Vec<Vec<(usize, f64)>> = (0..6)
-            .map(|i| {
-                let mut v = Vec::new();
-                rows.for_each(i, |j, x| v.push((j, x)));
-                v
-            })
-            .collect();
-        let pat = pattern(&p, &rows);
+        let mut pattern = JacobianPattern::new(&p, &rows);
         let rho: Vec<V3> = (0..2).map(|i| rho_from_block(3, &p.diagonal_block(i))).collect();
         let r = vec![1.0, 0.8, -0.5, 0.8, 0.01, 0.02];
         let u = p.velocity(&r);
         let (_, pieces) = evaluate_phi(&p, &r, &u, &rho);
         let mut jac = [[0.0; 6]; 6];
-        for t in jacobian_triplets(&p, &w_rows, &pat, &pieces, 0.0) {
+        pattern.fill(3, &pieces, 0.0);
+        for t in &pattern.triplets {
             jac[t.row][t.col] += t.val;
         }
         let h = 1e-7;

@@ -109,17 +109,19 @@ impl SmallLu {
                 .max_by(|&a, &b| lu[a * n + k].abs().total_cmp(&lu[b * n + k].abs()))
                 .unwrap_or(k);
             if p != k {
-                for c in 0..n {
-                    lu.swap(k * n + c, p * n + c);
-                }
+                let (upper, lower) = lu.split_at_mut(p * n);
+                upper[k * n..(k + 1) * n].swap_with_slice(&mut lower[..n]);
                 perm.swap(k, p);
             }
-            let pivot = lu[k * n + k];
-            for i in k + 1..n {
-                let l = lu[i * n + k] / pivot;
-                lu[i * n + k] = l;
-                for c in k + 1..n {
-                    lu[i * n + c] -= l * lu[k * n + c];
+            // Row slices, so that the update loop has no bounds checks and vectorises.
+            let (upper, lower) = lu.split_at_mut((k + 1) * n);
+            let pivot_row = &upper[k * n..];
+            let pivot = pivot_row[k];
+            for row in lower.chunks_exact_mut(n) {
+                let l = row[k] / pivot;
+                row[k] = l;
+                for (a, b) in row[k + 1..].iter_mut().zip(&pivot_row[k + 1..]) {
+                    *a -= l * b;
                 }
             }
         }

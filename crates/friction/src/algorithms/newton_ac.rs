@@ -96,6 +96,20 @@ fn evaluate_phi(
     (phi, pieces)
 }
 
+/// ½|Phi|² at r (the line search's merit), without the Jacobian pieces.
+fn half_sq_phi(problem: &FcProblem, r: &[f64], u: &[f64], rho: &[V3]) -> f64 {
+    let d = problem.dimension();
+    let mut sum = 0.0;
+    for (i, &mu) in problem.mu().iter().enumerate() {
+        let (mut ri, mut ui) = ([0.0; 3], [0.0; 3]);
+        ri[..d].copy_from_slice(&r[d * i..d * (i + 1)]);
+        ui[..d].copy_from_slice(&u[d * i..d * (i + 1)]);
+        let p = alart_curnier(d, &ri, &ui, mu, &rho[i]);
+        sum += p.phi[..d].iter().map(|v| v * v).sum::<f64>();
+    }
+    0.5 * sum
+}
+
 /// J = A + B W as triplets on the fixed pattern (explicit zeros kept), built once; each
 /// Newton step rewrites only the values ([`JacobianPattern::fill`]).
 struct JacobianPattern {
@@ -224,8 +238,8 @@ impl NewtonAc {
         let mut step = gg / jgjg;
         for _ in 0..self.params.max_backtracks {
             let trial: Vec<f64> = r.iter().zip(&g).map(|(a, b)| a - step * b).collect();
-            let (phi_t, _) = evaluate_phi(problem, &trial, &problem.velocity(&trial), rho);
-            if 0.5 * phi_t.iter().map(|v| v * v).sum::<f64>() <= f0 - 1e-4 * step * gg {
+            if half_sq_phi(problem, &trial, &problem.velocity(&trial), rho) <= f0 - 1e-4 * step * gg
+            {
                 return Some(trial);
             }
             step *= 0.5;
@@ -350,8 +364,7 @@ impl<'c> Steps<FcContext<'c>> for NewtonAcState<'_> {
         for _ in 0..p.max_backtracks {
             let trial: Vec<f64> = r.iter().zip(&dr).map(|(a, b)| a + step * b).collect();
             let ut = problem.velocity(&trial);
-            let (phi_t, _) = evaluate_phi(problem, &trial, &ut, &self.rho);
-            if half_sq(&phi_t) <= reference - 2e-4 * step * f0 {
+            if half_sq_phi(problem, &trial, &ut, &self.rho) <= reference - 2e-4 * step * f0 {
                 *r = trial;
                 accepted = true;
                 break;

@@ -16,7 +16,8 @@
 //!   passes the test then;
 //! - the **stopping test** ([`SolveContext::converged`]: the residual within tolerance and
 //!   every row at its own scale) on the iterate, when a step asks for it, at the start
-//!   ([`Policy::check_start`]), after the last permitted step ([`Policy::check_last`]) and
+//!   ([`Policy::check_start`], and whenever the run has a warm start:
+//!   [`LoopContext::warm_started`]), after the last permitted step ([`Policy::check_last`]) and
 //!   when a method ends ([`Step::End`]). A method that holds w = Mz + q hands it over
 //!   ([`Steps::merit`]); otherwise the driver computes it with one counted product.
 //!
@@ -52,6 +53,14 @@ pub trait LoopContext {
 
     /// True once the wall-clock limit has passed.
     fn time_exceeded(&self) -> bool;
+
+    /// True when the run starts from a caller's warm start: the loop then tests the starting
+    /// point before the first step, whatever the method's [`Policy::check_start`], so a warm
+    /// start that already solves the problem takes no step (a time stepper's unchanged
+    /// contacts, a re-solve at a solution).
+    fn warm_started(&self) -> bool {
+        false
+    }
 
     /// True when this iteration's record needs the iterate (the exact merit is recorded).
     fn wants_iterate(&self, iteration: usize) -> bool;
@@ -92,6 +101,10 @@ impl LoopContext for SolveContext<'_> {
 
     fn tol(&self) -> f64 {
         self.tol
+    }
+
+    fn warm_started(&self) -> bool {
+        self.warm_start.is_some()
     }
 
     fn time_exceeded(&self) -> bool {
@@ -334,7 +347,7 @@ pub fn run_steps<C: LoopContext, S: Steps<C>>(
         Start::Done(outcome) => return Ok(outcome),
     };
     let policy = state.policy();
-    if policy.check_start {
+    if policy.check_start || ctx.warm_started() {
         let t = test(&state, problem, ctx);
         if t.passes {
             return Ok(end(state, Status::Solved, 0, None));

@@ -450,8 +450,9 @@ enum StepSolver<'a> {
     Cone(&'a dyn FcSolver),
 }
 
-/// A step's solve as the loop uses it: the impulses along the rows, the record, the solution
-/// vector for the warm start and the status with its merit for the failure policy.
+/// A step's solve as the loop uses it: the impulses along the rows (an LCP's z clamped at 0,
+/// or the cone's r as it is), the record (status, iterations, merit) and the solution vector
+/// kept for the warm start.
 struct Solved {
     impulses: Vec<f64>,
     record: LcpSolveRecord,

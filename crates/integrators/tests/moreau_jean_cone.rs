@@ -182,3 +182,28 @@ fn the_cone_is_refused_outside_moreau_jean_and_with_friction_directions() {
     let fc = FcRegistry::builtin().build("nsgs").expect("nsgs");
     assert!(plain.run_cone(fc.as_ref(), &mut NoObserver).is_err());
 }
+
+#[test]
+fn with_mu_0_the_cone_bounces_like_frictionless_moreau_jean() {
+    // Regression: the mu = 0 cone kept a negative normal reaction, so the ball of
+    // bouncing-ball.toml (e = 0.9) was pulled back after its rebound, 29 "impacts" in 1 s.
+    let scene = scene_file("bouncing-ball.toml");
+    let mut o = options(1.0, WarmStart::PreviousStep);
+    o.solve.tol = None;
+    let (_, cone) = run(scene.clone(), o, "auto");
+    let plain =
+        Simulation::new(scene, SimulationOptions::new(Scheme::MoreauJean, 1.0)).expect("ok");
+    let lcp = signorini_lcp::Registry::builtin().build("lemke").expect("lemke");
+    let frictionless = plain.run(lcp.as_ref(), &mut NoObserver).expect("run");
+    assert_eq!(cone.impacts.total, 1);
+    assert_eq!(frictionless.impacts.total, 1);
+    for (a, b) in cone
+        .end
+        .q
+        .iter()
+        .chain(&cone.end.v)
+        .zip(frictionless.end.q.iter().chain(&frictionless.end.v))
+    {
+        assert!((a - b).abs() <= 1e-12, "{a} vs {b}");
+    }
+}

@@ -3,7 +3,8 @@
 //! penalty figures and oscillator, the incline with Coulomb friction, Newton's cradle, Tedrake's
 //! block collision and 1-D Coulomb LCP, Housner's rocking block and Painlevé's rod; and the
 //! scene-file runs (Newton's cradle in both impact modes, the rocking block, inclines in 2D
-//! and in 3D with k-sided cones) through `SceneModel` and the steppers. Where
+//! and in 3D with k-sided cones, and through Moreau–Jean with the exact cone) through
+//! `SceneModel` and the steppers. Where
 //! REFERENCE.md gives no number, the case's doc comment derives it and the case checks it two
 //! independent ways.
 
@@ -17,9 +18,9 @@ use signorini_impact::{
 };
 use signorini_integrators::{
     integrator_from_name, run_stepping, simulate_event_driven, BouncingBall, ContactModel,
-    EventDrivenParams, Flight, FrictionModel, MechanicalSystem, NoObserver, PenaltyLaw,
-    PenaltyPointMass, Sample, Scheme, Simulation, SimulationOptions, SimulationOutcome,
-    SteppingParams, TimeStepper,
+    EventDrivenParams, Flight, FrictionLaw, FrictionModel, MechanicalSystem, NoObserver,
+    PenaltyLaw, PenaltyPointMass, Sample, Scheme, Simulation, SimulationOptions, SimulationOutcome,
+    SteppingParams, TimeStepper, WarmStart,
 };
 use signorini_lcp::{Lcp, LcpSolver, SolveOptions, Status};
 
@@ -136,6 +137,15 @@ pub fn cases() -> Vec<Box<dyn Case>> {
                      3d-cone}.toml; Stewart & Trinkle 1996",
             quick: true,
             body: scene_incline,
+        },
+        StudyCase {
+            id: "integrators/scene/incline_cone",
+            kind: "integrators",
+            source: "REFERENCE.md C; scenes verification/scenes/incline-{2d-stick,2d-slide,\
+                     3d-cone}.toml; Moreau 1988, Jean 1999 (Moreau–Jean with the exact Coulomb \
+                     cone)",
+            quick: true,
+            body: scene_incline_cone,
         },
     ];
     v.into_iter().map(|c| Box::new(c) as Box<dyn Case>).collect()
@@ -899,6 +909,57 @@ fn scene_incline(ctx: &Context, r: &mut Recorder) {
                 let acc = if tan_a <= mu_eff { 0.0 } else { G * (a.sin() - mu_eff * a.cos()) };
                 let d = if k.is_some() { 3 } else { 2 };
                 let speed = run.v[..d].iter().map(|x| x * x).sum::<f64>().sqrt();
+                close_abs(r, &format!("{tag}_speed_after_0_5s"), acc * t_end, speed, 1e-9);
+            }
+            Err(e) => r.error(tag, e),
+        }
+    }
+}
+
+/// The inclines of [`scene_incline`] through Moreau–Jean with the exact Coulomb cone (what
+/// `signorini simulate --scheme moreau-jean --friction cone` runs: signorini-friction's `auto`,
+/// here at tol 1e-12, warm-started; h = 1e-3, T = 0.5 s). With the contact closed and constant
+/// forces Moreau–Jean is exact, so the 2D box sticks at tan a = 0.4 < mu = 0.5 and slides at
+/// tan a = 0.7 with g (sin a - mu cos a); the 3D point block sticks at tan a = 0.47 < mu = 0.5
+/// (where the six-sided polyhedral cone slides) and, with mu = 0.3, slides with
+/// g (sin a - 0.3 cos a). Speed after 0.5 s to 1e-9 absolute.
+fn scene_incline_cone(_ctx: &Context, r: &mut Recorder) {
+    let solver = match signorini_friction::FcRegistry::builtin().build("auto") {
+        Ok(s) => s,
+        Err(e) => return r.error("solver", e.to_string()),
+    };
+    let (t_end, h) = (0.5, 1e-3);
+    let runs: [(&str, &str, f64, Option<f64>, usize); 4] = [
+        ("2d_stick", include_str!("../scenes/incline-2d-stick.toml"), 0.4, None, 2),
+        ("2d_slide", include_str!("../scenes/incline-2d-slide.toml"), 0.7, None, 2),
+        ("3d_stick", include_str!("../scenes/incline-3d-cone.toml"), 0.47, None, 3),
+        ("3d_slide_mu0_3", include_str!("../scenes/incline-3d-cone.toml"), 0.47, Some(0.3), 3),
+    ];
+    for (tag, text, tan_a, mu_override, d) in runs {
+        let mut scene = match Scene::from_toml_str(text) {
+            Ok(s) => s,
+            Err(e) => return r.error(tag, e.to_string()),
+        };
+        if let Some(mu) = mu_override {
+            scene.material.friction = mu;
+        }
+        let mu = scene.material.friction;
+        let mut options = SimulationOptions::new(Scheme::MoreauJean, t_end);
+        options.step = Some(h);
+        options.friction = FrictionLaw::Cone;
+        options.warm_start = WarmStart::PreviousStep;
+        options.solve.tol = Some(1e-12);
+        let outcome = Simulation::new(scene, options).map_err(|e| e.to_string()).and_then(|sim| {
+            sim.run_cone(solver.as_ref(), &mut NoObserver).map_err(|e| e.to_string())
+        });
+        match outcome {
+            Ok(o) if o.solver_failures.total > 0 => {
+                r.error(tag, format!("{} solves did not end solved", o.solver_failures.total))
+            }
+            Ok(o) => {
+                let a = f64::atan(tan_a);
+                let acc = if tan_a <= mu { 0.0 } else { G * (a.sin() - mu * a.cos()) };
+                let speed = o.end.v[..d].iter().map(|x| x * x).sum::<f64>().sqrt();
                 close_abs(r, &format!("{tag}_speed_after_0_5s"), acc * t_end, speed, 1e-9);
             }
             Err(e) => r.error(tag, e),

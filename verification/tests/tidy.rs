@@ -243,7 +243,10 @@ fn crates_depend_only_downward() {
         ("crates/friction", &["signorini-lcp"]),
         ("crates/contact", &["signorini-lcp"]),
         ("crates/impact", &["signorini-lcp", "signorini-contact"]),
-        ("crates/integrators", &["signorini-lcp", "signorini-contact", "signorini-impact"]),
+        (
+            "crates/integrators",
+            &["signorini-lcp", "signorini-friction", "signorini-contact", "signorini-impact"],
+        ),
         (
             "crates/cli",
             &[

@@ -3,7 +3,10 @@
 //! run against its limits and runs the scheme. This module streams the samples to the CSV file
 //! (`--out`, RFC 4180) as they are produced — under a temporary name beside it, renamed when
 //! the run ends, so a killed or failed run leaves no truncated file (issue 14 §4) — draws the
-//! progress bar, and prints the bounded JSON or text summary.
+//! progress bar, and prints the bounded JSON or text summary. With `--friction cone`
+//! (moreau-jean only) each step's contact problem is the exact Coulomb cone, solved by a
+//! signorini-friction solver by name ([`Simulation::run_cone`]), warm-started by default; with
+//! `--compare-cold` the same run is repeated cold to report the iterations the warm start saved.
 
 use std::fmt::Write as _;
 use std::fs::File;
@@ -13,10 +16,11 @@ use std::time::{Duration, Instant};
 
 use serde::Serialize;
 use serde_json::{json, Value};
+use signorini_friction::FcRegistry;
 use signorini_integrators::simulation::{fmt_bytes, Candidates, DEFAULT_MAX_STEPS, MAX_LISTED};
 use signorini_integrators::{
-    ImpactEvent, RunEnd, Sample, Scheme, Simulation, SimulationError, SimulationObserver,
-    SimulationOptions, SimulationOutcome, WarmStart,
+    FrictionLaw, ImpactEvent, NoObserver, RunEnd, Sample, Scheme, Simulation, SimulationError,
+    SimulationObserver, SimulationOptions, SimulationOutcome, WarmStart,
 };
 
 use crate::error::CliError;
@@ -29,7 +33,12 @@ JSON output (--json), one object:
   steps, end (finished | time_limit), impacts ([{t, bodies, impulse, energy_before,
   energy_after}], penalty episodes add separated, t_separation; the first 10000),
   impacts_total, lcp_solves, solver_failures ([{t, status}], the first 10000),
-  solver_failures_total, final_state ({t, bodies: {name: {x, y, ..., vx, vy, ...}}}), notes
+  solver_failures_total, final_state ({t, bodies: {name: {x, y, ..., vx, vy, ...}}}), notes;
+  with --friction cone also friction (\"cone\"), warm_start (off | previous-step) and
+  solver_iterations (summed over the steps' frictional solves), and with --compare-cold
+  solver_iterations_cold, solver_failures_cold_total and iterations_saved_by_warm_start
+  (solver_iterations_cold - solver_iterations; the cold run is the same run with
+  --warm-start off)
 CSV (--out FILE): RFC 4180; column t, then <body>.<coordinate> for every free body; one row
   per step (event-driven: per flight step and event), streamed to a temporary file beside FILE
   and renamed to FILE when the run ends (also at --time-limit); after an error no file is left.
@@ -44,6 +53,14 @@ Limits (checked before the run starts):
              --candidate-distance D keeps the pairs within D in the initial state
   friction   --friction-directions 2 in 2D, 3 to 256 in 3D (stewart-trinkle only)
   time       --time-limit SECONDS stops the run where it is (end = time_limit, exit 1)
+
+Friction with the exact cone (--friction cone, moreau-jean only): each step's contact
+  problem is the Coulomb-cone problem of signorini fc (De Saxce's form) over the active
+  contacts, normal and tangential rows in each contact's frame, W = H M^-1 H', q = H v_free
+  plus Newton's restitution on the normal rows, mu = material.friction; --solver is then a
+  frictional-contact solver spec (auto, nsgs, newton-ac, admm, ...; default auto), and each
+  solve starts from the previous step's reactions, contacts matched by bodies and feature
+  (--warm-start off to start cold). --friction-directions does not apply.
 
 Exit codes:
   0  the run finished and every step's LCP was solved
@@ -70,9 +87,18 @@ pub struct SimulateArgs {
     /// Final time T.
     #[arg(long = "t-end", allow_negative_numbers = true)]
     pub t_end: f64,
-    /// LCP solver spec (default `auto`).
+    /// LCP solver spec (default `auto`); with --friction cone a frictional-contact solver spec
+    /// (signorini-friction's registry: auto, nsgs, newton-ac, admm, ...).
     #[arg(long, default_value = crate::solve::DEFAULT_SOLVER)]
     pub solver: String,
+    /// Coulomb friction on the exact cone (moreau-jean only): each step's contact problem is
+    /// solved by a frictional-contact solver.
+    #[arg(long, value_parser = ["cone"])]
+    pub friction: Option<String>,
+    /// With --friction cone: run the same simulation again with --warm-start off and report
+    /// both iteration totals in the summary.
+    #[arg(long = "compare-cold")]
+    pub compare_cold: bool,
     /// Moreau–Jean theta in [0, 1] (default 1/2; moreau-jean only).
     #[arg(long, allow_negative_numbers = true)]
     pub theta: Option<f64>,
@@ -103,9 +129,10 @@ pub struct SimulateArgs {
     /// of bodies; the default of the event-driven and penalty schemes).
     #[arg(long = "all-pairs")]
     pub all_pairs: bool,
-    /// Start each step's LCP solve from the previous step's impulses (time steppers).
-    #[arg(long = "warm-start", value_enum, default_value_t = WarmStartArg::Off)]
-    pub warm_start: WarmStartArg,
+    /// Start each step's solve from the previous step's impulses (time steppers) [default:
+    /// off; previous-step with --friction cone].
+    #[arg(long = "warm-start", value_enum)]
+    pub warm_start: Option<WarmStartArg>,
     /// Write the trajectory as CSV to this file (streamed while the run goes).
     #[arg(long)]
     pub out: Option<PathBuf>,
@@ -130,9 +157,15 @@ fn options(args: &SimulateArgs, scheme: Scheme) -> Result<SimulationOptions, Cli
     o.step = args.step;
     o.theta = args.theta;
     o.friction_directions = args.friction_directions;
+    let cone = args.friction.is_some();
+    if cone {
+        o.friction = FrictionLaw::Cone;
+    }
     o.warm_start = match args.warm_start {
-        WarmStartArg::Off => WarmStart::Off,
-        WarmStartArg::PreviousStep => WarmStart::PreviousStep,
+        Some(WarmStartArg::Off) => WarmStart::Off,
+        Some(WarmStartArg::PreviousStep) => WarmStart::PreviousStep,
+        None if cone => WarmStart::PreviousStep,
+        None => WarmStart::Off,
     };
     o.limits.max_steps = args.max_steps;
     if let Some(d) = args.candidate_distance {
@@ -204,10 +237,14 @@ pub fn run(args: &SimulateArgs) -> Result<Done, CliError> {
         .scheme
         .parse()
         .map_err(|e| CliError(format!("--scheme {}: {e}", args.scheme.trim())))?;
+    check_cone_flags(args, scheme)?;
     let file = args.scene.display().to_string();
     let scene = crate::contact::read_scene(&args.scene)?;
     let sim = Simulation::new(scene, options(args, scheme)?)
         .map_err(|e| simulation_error(&file, args, scheme, e))?;
+    if args.friction.is_some() {
+        return run_cone(args, scheme, &file, &sim);
+    }
     let solver = build_solver(&args.solver)?;
     let mut output = Output::new(&sim, args.out.as_deref(), &args.scene)?;
     let outcome = sim
@@ -221,6 +258,104 @@ pub fn run(args: &SimulateArgs) -> Result<Done, CliError> {
         summary_text(args, &sim, &outcome)
     };
     Ok(Done { stdout, code: u8::from(failed) })
+}
+
+/// The flags that go with `--friction cone` (or need it), refused before anything is read.
+fn check_cone_flags(args: &SimulateArgs, scheme: Scheme) -> Result<(), CliError> {
+    let cone = args.friction.is_some();
+    if cone && scheme != Scheme::MoreauJean {
+        return Err(CliError(format!(
+            "--friction cone: the exact Coulomb cone runs with --scheme moreau-jean, not \
+             {scheme} (stewart-trinkle has its polyhedral cone, --friction-directions)"
+        )));
+    }
+    if cone && args.friction_directions.is_some() {
+        return Err(CliError(
+            "--friction-directions is for stewart-trinkle's polyhedral cone; --friction cone \
+             is the exact cone and has no directions"
+                .into(),
+        ));
+    }
+    if args.compare_cold && !cone {
+        return Err(CliError("--compare-cold needs --friction cone".into()));
+    }
+    if args.compare_cold && args.warm_start == Some(WarmStartArg::Off) {
+        return Err(CliError(
+            "--compare-cold compares the warm-started run with a cold one: drop --warm-start off"
+                .into(),
+        ));
+    }
+    Ok(())
+}
+
+/// `--friction cone`: the run with a frictional-contact solver, and with `--compare-cold` the
+/// same run cold (no output file, no progress bar) for the iterations the warm start saved.
+fn run_cone(
+    args: &SimulateArgs,
+    scheme: Scheme,
+    file: &str,
+    sim: &Simulation,
+) -> Result<Done, CliError> {
+    let solver = FcRegistry::builtin()
+        .build(&args.solver)
+        .map_err(|e| CliError(format!("--solver {}: {e}", args.solver.trim())))?;
+    let mut output = Output::new(sim, args.out.as_deref(), &args.scene)?;
+    let outcome = sim
+        .run_cone(solver.as_ref(), &mut output)
+        .map_err(|e| simulation_error(file, args, scheme, e))?;
+    output.finish()?;
+    let cold = if args.compare_cold {
+        let options = SimulationOptions { warm_start: WarmStart::Off, ..sim.options().clone() };
+        let cold = Simulation::new(sim.model().scene().clone(), options)
+            .map_err(|e| simulation_error(file, args, scheme, e))?;
+        let outcome = cold
+            .run_cone(solver.as_ref(), &mut NoObserver)
+            .map_err(|e| simulation_error(file, args, scheme, e))?;
+        Some(outcome)
+    } else {
+        None
+    };
+    let failed = outcome.solver_failures.total > 0 || outcome.finished != RunEnd::Finished;
+    let warm = sim.options().warm_start;
+    let stdout = if args.json {
+        let mut v = summary_value(sim, &outcome);
+        if let Value::Object(map) = &mut v {
+            map.insert("friction".into(), json!("cone"));
+            map.insert("warm_start".into(), json!(warm_start_name(warm)));
+            map.insert("solver_iterations".into(), json!(outcome.solver_iterations));
+            if let Some(c) = &cold {
+                map.insert("solver_iterations_cold".into(), json!(c.solver_iterations));
+                map.insert("solver_failures_cold_total".into(), json!(c.solver_failures.total));
+                let saved = c.solver_iterations as i64 - outcome.solver_iterations as i64;
+                map.insert("iterations_saved_by_warm_start".into(), json!(saved));
+            }
+        }
+        v.to_string() + "\n"
+    } else {
+        let mut s = summary_text(args, sim, &outcome);
+        let _ = writeln!(s, "friction         exact cone ({})", args.solver.trim());
+        let _ = writeln!(s, "warm start       {}", warm_start_name(warm));
+        let _ = writeln!(s, "solver iterations {}", outcome.solver_iterations);
+        if let Some(c) = &cold {
+            let _ = writeln!(
+                s,
+                "cold run         {} solver iterations, {} failed solves: the warm start saved {}",
+                c.solver_iterations,
+                c.solver_failures.total,
+                c.solver_iterations as i64 - outcome.solver_iterations as i64
+            );
+        }
+        s
+    };
+    Ok(Done { stdout, code: u8::from(failed) })
+}
+
+/// `off` or `previous-step`, as the flag spells it.
+fn warm_start_name(w: WarmStart) -> &'static str {
+    match w {
+        WarmStart::Off => "off",
+        WarmStart::PreviousStep => "previous-step",
+    }
 }
 
 /// A progress bar on stderr, shown only when stderr is a terminal and the run passes a second.
@@ -415,6 +550,10 @@ fn final_state(sim: &Simulation, end: &Sample) -> Value {
 }
 
 fn summary_json(sim: &Simulation, o: &SimulationOutcome) -> String {
+    summary_value(sim, o).to_string()
+}
+
+fn summary_value(sim: &Simulation, o: &SimulationOutcome) -> Value {
     let impacts: Vec<ImpactOut<'_>> = o.impacts.items.iter().map(ImpactOut::from).collect();
     let failures: Vec<Value> = o
         .solver_failures
@@ -433,7 +572,6 @@ fn summary_json(sim: &Simulation, o: &SimulationOutcome) -> String {
         "final_state": final_state(sim, &o.end),
         "notes": o.notes,
     })
-    .to_string()
 }
 
 fn summary_text(args: &SimulateArgs, sim: &Simulation, o: &SimulationOutcome) -> String {

@@ -30,7 +30,8 @@ pub fn tangential_norm(x: &[f64]) -> f64 {
 pub fn project(r: &mut [f64], mu: f64) {
     let Some(&rn) = r.first() else { return };
     let nt = tangential_norm(r);
-    if nt <= mu * rn {
+    // rn >= 0 too: with mu = 0 and r_T = 0, nt <= mu rn holds for a negative rn (0 <= -0).
+    if rn >= 0.0 && nt <= mu * rn {
         return;
     }
     if mu * nt <= -rn {
@@ -46,12 +47,33 @@ pub fn project(r: &mut [f64], mu: f64) {
 
 /// True when the block lies in K_mu up to `slack` (absolute).
 pub fn contains(r: &[f64], mu: f64, slack: f64) -> bool {
-    r.first().is_some_and(|&rn| tangential_norm(r) <= mu * rn + slack)
+    r.first().is_some_and(|&rn| rn >= -slack && tangential_norm(r) <= mu * rn + slack)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_frictionless_cone_is_the_half_line_r_n_at_least_0() {
+        // Regression: (-7.57, 0) with mu = 0 was left alone (0 <= 0 * -7.57 is 0 <= -0), so a
+        // separating contact got a pulling impulse in Moreau–Jean with the exact cone.
+        for (r, expected) in [
+            ([-7.57, 0.0], [0.0, 0.0]),
+            ([-1.0, 2.0], [0.0, 0.0]),
+            ([3.0, 2.0], [3.0, 0.0]),
+            ([3.0, 0.0], [3.0, 0.0]),
+        ] {
+            let mut p = r;
+            project(&mut p, 0.0);
+            assert_eq!(p, expected, "{r:?}");
+        }
+        let mut p3 = [-2.0, 0.0, 0.0];
+        project(&mut p3, 0.0);
+        assert_eq!(p3, [0.0, 0.0, 0.0]);
+        assert!(!contains(&[-7.57, 0.0], 0.0, 1e-12));
+        assert!(contains(&[7.57, 0.0], 0.0, 1e-12));
+    }
 
     #[test]
     fn projection_of_the_three_regions_3d() {

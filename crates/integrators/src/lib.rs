@@ -21,6 +21,9 @@
 //!   ([`SteppingParams`]: failure policy, samples, warm start, recording, time limit) and
 //!   observers ([`StepObserver`]).
 //! - [`moreau_jean`]: the Moreau–Jean theta-method.
+//! - [`moreau_jean_cone`]: Moreau–Jean with Coulomb friction on the exact cone, each step a
+//!   signorini-friction problem solved by any [`signorini_friction::FcSolver`]
+//!   ([`run_stepping_cone`]).
 //! - [`position_lcp`]: the position-level time-stepping LCP (Stewart–Trinkle / Tedrake, no
 //!   friction).
 //! - [`stewart_trinkle`]: Stewart–Trinkle / Anitescu–Potra with the polyhedral friction cone.
@@ -36,6 +39,7 @@ pub mod event_driven;
 pub mod impact_support;
 pub mod model;
 pub mod moreau_jean;
+pub mod moreau_jean_cone;
 pub mod penalty;
 pub mod position_lcp;
 pub mod roots;
@@ -58,7 +62,7 @@ pub use moreau_jean::MoreauJean;
 pub use penalty::{PenaltyLaw, PenaltyPointMass};
 pub use scene_model::{PenaltyScene, SceneModel};
 pub use simulation::{
-    ImpactEvent, ImpactSettings, PenaltyIntegrator, SampleColumns, Scheme, Simulation,
+    FrictionLaw, ImpactEvent, ImpactSettings, PenaltyIntegrator, SampleColumns, Scheme, Simulation,
     SimulationError, SimulationLimits, SimulationObserver, SimulationOptions, SimulationOutcome,
 };
 pub use smooth::{
@@ -66,8 +70,8 @@ pub use smooth::{
     IntegratorError, NewtonParams, Rk4, StormerVerlet, SymplecticEuler,
 };
 pub use stepping::{
-    run_stepping, NoObserver, OnSolverFailure, Recording, RunEnd, Sample, StepObserver,
-    SteppingError, SteppingParams, SteppingRun, TimeStepper, WarmStart,
+    run_stepping, run_stepping_cone, NoObserver, OnSolverFailure, Recording, RunEnd, Sample,
+    StepObserver, SteppingError, SteppingParams, SteppingRun, TimeStepper, WarmStart,
 };
 pub use stewart_trinkle::FrictionModel;
 pub use system::{LinearOscillator, SecondOrderSystem, SystemError};

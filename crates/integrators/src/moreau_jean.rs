@@ -16,7 +16,7 @@
 //! 4. v_{k+1} = v_free + M^-1 J' Λ, q_{k+1} = q_k + h ((1 - theta) v_k + theta v_{k+1}).
 
 use crate::model::ContactModel;
-use crate::stepping::{ImpulseLcp, StepInput, StepScheme, SteppingError};
+use crate::stepping::{ImpulseLcp, StepInput, StepProblem, StepScheme, SteppingError};
 
 /// The Moreau–Jean scheme's own settings (the shared ones are [`crate::SteppingParams`]).
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -96,6 +96,11 @@ impl StepScheme for MoreauJeanScheme<'_> {
             .delassus_lcp(b)
             .map_err(|e| SteppingError::Setup { t: step.t, message: e.to_string() })?;
         let labels = active.iter().map(|&c| (step.set.ids[c], 0)).collect();
-        Ok(Some(ImpulseLcp { rows, lcp, n_active: active.len(), labels }))
+        Ok(Some(ImpulseLcp {
+            rows,
+            problem: StepProblem::Lcp(lcp),
+            n_active: active.len(),
+            labels,
+        }))
     }
 }

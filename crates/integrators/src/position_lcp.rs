@@ -12,7 +12,7 @@
 //! contact crate's broad phase.
 
 use crate::model::ContactModel;
-use crate::stepping::{ImpulseLcp, StepInput, StepScheme, SteppingError};
+use crate::stepping::{ImpulseLcp, StepInput, StepProblem, StepScheme, SteppingError};
 
 /// The position-level LCP on a contact model, as the stepping loop runs it.
 pub(crate) struct PositionLcpScheme<'a> {
@@ -37,6 +37,6 @@ impl StepScheme for PositionLcpScheme<'_> {
             .delassus_lcp(b)
             .map_err(|e| SteppingError::Setup { t: step.t, message: e.to_string() })?;
         let labels = step.set.ids.iter().map(|&id| (id, 0)).collect();
-        Ok(Some(ImpulseLcp { rows, lcp, n_active: n_c, labels }))
+        Ok(Some(ImpulseLcp { rows, problem: StepProblem::Lcp(lcp), n_active: n_c, labels }))
     }
 }

@@ -11,12 +11,19 @@
 //! time t_f chosen by the scheme; the scheme poses LCP(A, b) for the impulses z on some rows
 //! J_A of the contact Jacobian; the driver solves it with any [`LcpSolver`] and sets
 //! v_{k+1} = v_free + M^-1 J_A' max(z, 0); the scheme advances q.
+//!
+//! Moreau–Jean with the exact Coulomb cone ([`crate::moreau_jean_cone`], entry point
+//! [`run_stepping_cone`]) is a strategy of the same loop whose step problem is a
+//! signorini-friction [`FcProblem`] instead of an LCP, solved by any [`FcSolver`]; its
+//! reactions r (each block in its cone, tangential components of either sign) enter the
+//! update as they are: v_{k+1} = v_free + M^-1 H' r.
 
 use std::collections::HashMap;
 use std::time::{Duration, Instant};
 
+use signorini_friction::{FcProblem, FcSolver};
 use signorini_impact::LcpSolveRecord;
-use signorini_lcp::{Lcp, LcpSolver, Solution, SolveOptions, Status};
+use signorini_lcp::{Lcp, LcpSolver, SolveOptions, Status};
 
 use crate::model::{ContactId, ContactModel, MechanicalSystem, ModelError, StepRows};
 use crate::moreau_jean::MoreauJean;
@@ -175,7 +182,9 @@ pub struct StepStats {
     pub t: f64,
     /// Number of contacts in the step's LCP (0 when none was posed).
     pub n_active: usize,
-    /// The LCP solve (None when no contact was active).
+    /// The LCP solve (None when no contact was active). For the exact Coulomb cone
+    /// ([`run_stepping_cone`]) the record of the frictional solve: its `residual` is the
+    /// Coulomb error of signorini-friction's driver, `n` the number of reactions.
     pub lcp: Option<LcpSolveRecord>,
 }
 
@@ -351,11 +360,21 @@ pub(crate) struct StepInput<'a> {
 /// 0 the normal impulse and further ones the scheme's own (tangential directions, multiplier).
 pub(crate) type ImpulseLabel = (ContactId, usize);
 
-/// A step's impulse LCP as a scheme poses it: the impulses z[..rows] act along `rows`
-/// (v += M^-1 J_rows' max(z, 0)); further entries are multipliers.
+/// The problem of one step: an LCP in impulses (and multipliers), or the exact Coulomb-cone
+/// problem in the reactions r.
+pub(crate) enum StepProblem {
+    /// LCP(A, b) in z; the impulses z[..rows] are clamped at 0.
+    Lcp(Lcp),
+    /// u = W r + q with r in the cones; r acts along the rows as it is.
+    Cone(FcProblem),
+}
+
+/// A step's impulse problem as a scheme poses it: the impulses z[..rows] act along `rows`
+/// (v += M^-1 J_rows' max(z, 0) for an LCP, v += M^-1 J_rows' r for the cone); further entries
+/// are multipliers.
 pub(crate) struct ImpulseLcp<'a> {
     pub(crate) rows: ActiveRows<'a>,
-    pub(crate) lcp: Lcp,
+    pub(crate) problem: StepProblem,
     /// Contacts in the LCP (reported as [`StepStats::n_active`]).
     pub(crate) n_active: usize,
     /// Identity of every entry of z (for the warm start).
@@ -423,8 +442,25 @@ impl WarmStartMemory {
     }
 }
 
+/// The solver of a run: an LCP solver for the LCP schemes, a frictional-contact solver for
+/// the exact cone.
+#[derive(Clone, Copy)]
+enum StepSolver<'a> {
+    Lcp(&'a dyn LcpSolver),
+    Cone(&'a dyn FcSolver),
+}
+
+/// A step's solve as the loop uses it: the impulses along the rows (an LCP's z clamped at 0,
+/// or the cone's r as it is), the record (status, iterations, merit) and the solution vector
+/// kept for the warm start.
+struct Solved {
+    impulses: Vec<f64>,
+    record: LcpSolveRecord,
+    z: Vec<f64>,
+}
+
 struct Driver<'a> {
-    solver: &'a dyn LcpSolver,
+    solver: StepSolver<'a>,
     params: &'a SteppingParams,
     run: SteppingRun,
     warm: Option<WarmStartMemory>,
@@ -438,24 +474,48 @@ impl Driver<'_> {
         &mut self,
         posed: &ImpulseLcp<'_>,
         (step_idx, t): (usize, f64),
-    ) -> Result<Solution, SteppingError> {
+    ) -> Result<Solved, SteppingError> {
         let z0 = self.warm.as_ref().map(|w| w.initial_point(&posed.labels));
-        let sol = self
-            .solver
-            .solve(&posed.lcp, &self.params.options, z0.as_deref())
-            .map_err(|e| SteppingError::Setup { t, message: e.to_string() })?;
+        let setup = |message: String| SteppingError::Setup { t, message };
+        let options = &self.params.options;
+        let n_rows = posed.rows.len();
+        let solved = match (self.solver, &posed.problem) {
+            (StepSolver::Lcp(solver), StepProblem::Lcp(lcp)) => {
+                let sol =
+                    solver.solve(lcp, options, z0.as_deref()).map_err(|e| setup(e.to_string()))?;
+                let impulses = sol.z[..n_rows].iter().map(|z| z.max(0.0)).collect();
+                Solved { impulses, record: LcpSolveRecord::from_solution(&sol), z: sol.z }
+            }
+            (StepSolver::Cone(solver), StepProblem::Cone(problem)) => {
+                let sol = solver
+                    .solve(problem, options, z0.as_deref())
+                    .map_err(|e| setup(e.to_string()))?;
+                let record = LcpSolveRecord {
+                    solver: sol.solver,
+                    status: sol.status,
+                    n: sol.r.len(),
+                    iterations: sol.iterations,
+                    pivots: None,
+                    residual: sol.error,
+                    solve_seconds: sol.solve_seconds,
+                };
+                Solved { impulses: sol.r.clone(), record, z: sol.r }
+            }
+            _ => return Err(setup("the step problem and the solver do not match".into())),
+        };
         if let Some(w) = &mut self.warm {
-            w.store(&posed.labels, &sol.z);
+            w.store(&posed.labels, &solved.z);
         }
-        if sol.status != Status::Solved {
+        let r = &solved.record;
+        if r.status != Status::Solved {
             match self.params.on_failure {
                 OnSolverFailure::Stop => {
                     return Err(SteppingError::SolverFailed {
                         step_idx,
                         t,
-                        solver: sol.solver,
-                        status: sol.status,
-                        residual: sol.merit.residual,
+                        solver: r.solver.clone(),
+                        status: r.status,
+                        residual: r.residual,
                     })
                 }
                 OnSolverFailure::Continue => {
@@ -464,14 +524,14 @@ impl Driver<'_> {
                         self.run.solver_failures.push(SolverFailure {
                             step_idx,
                             t,
-                            status: sol.status,
-                            residual: sol.merit.residual,
+                            status: r.status,
+                            residual: r.residual,
                         });
                     }
                 }
             }
         }
-        Ok(sol)
+        Ok(solved)
     }
 
     fn record(&mut self, stats: &StepStats) {
@@ -515,6 +575,43 @@ pub fn run_stepping(
             &pl
         }
     };
+    run_loop(sys, scheme, StepSolver::Lcp(solver), start, n_steps, params, observer)
+}
+
+/// Moreau–Jean with the exact Coulomb cone ([`crate::moreau_jean_cone`]): runs `n_steps`
+/// steps from `start` like [`run_stepping`], each step's contact problem the signorini-friction
+/// [`FcProblem`] of the active contacts in dimension `dimension` (2 or 3; the model's
+/// friction directions must be 2 in 2D and 4 in 3D, of which the first d - 1 are the contact
+/// frame's tangents), solved by `solver`. The warm start ([`WarmStart::PreviousStep`]) starts
+/// each solve from the previous step's reactions, matched by contact identity (components:
+/// 0 normal, 1 and 2 the tangents); the failure policy, statistics and observers are those of
+/// every stepper.
+#[allow(clippy::too_many_arguments)]
+pub fn run_stepping_cone(
+    sys: &dyn MechanicalSystem,
+    contacts: &dyn FrictionModel,
+    p: MoreauJean,
+    dimension: usize,
+    solver: &dyn FcSolver,
+    start: &Sample,
+    n_steps: usize,
+    params: &SteppingParams,
+    observer: &mut dyn StepObserver,
+) -> Result<SteppingRun, SteppingError> {
+    let scheme = crate::moreau_jean_cone::MoreauJeanConeScheme { contacts, p, dimension };
+    run_loop(sys, &scheme, StepSolver::Cone(solver), start, n_steps, params, observer)
+}
+
+/// The loop shared by every scheme (see the module documentation).
+fn run_loop(
+    sys: &dyn MechanicalSystem,
+    scheme: &dyn StepScheme,
+    solver: StepSolver<'_>,
+    start: &Sample,
+    n_steps: usize,
+    params: &SteppingParams,
+    observer: &mut dyn StepObserver,
+) -> Result<SteppingRun, SteppingError> {
     params.validate()?;
     scheme.validate()?;
     let n = sys.n_dof();
@@ -574,14 +671,12 @@ pub fn run_stepping(
         let input = StepInput { t, h, v, v_free: &v_free, gaps, set: &set, mats };
         let mut stats = StepStats { t, n_active: 0, lcp: None };
         if let Some(posed) = scheme.pose(&input)? {
-            let sol = d.solve(&posed, (k, t))?;
-            let n_rows = posed.rows.len();
-            let z: Vec<f64> = sol.z[..n_rows].iter().map(|z| z.max(0.0)).collect();
-            for (vi, dv) in v_new.iter_mut().zip(posed.rows.impulse_velocity(&z)) {
+            let solved = d.solve(&posed, (k, t))?;
+            for (vi, dv) in v_new.iter_mut().zip(posed.rows.impulse_velocity(&solved.impulses)) {
                 *vi += dv;
             }
             stats.n_active = posed.n_active;
-            stats.lcp = Some(LcpSolveRecord::from_solution(&sol));
+            stats.lcp = Some(solved.record);
         }
         for (i, qi) in after.q.iter_mut().enumerate() {
             *qi = before.q[i] + h * ((1.0 - theta) * before.v[i] + theta * v_new[i]);

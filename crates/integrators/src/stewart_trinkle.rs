@@ -24,7 +24,7 @@ use signorini_lcp::Lcp;
 use crate::model::StepRows;
 use crate::model::{ContactModel, MechanicalSystem, ModelError};
 use crate::step_matrices::{SetRequest, StepMatrices, StepSet};
-use crate::stepping::{ImpulseLcp, StepInput, StepScheme, SteppingError};
+use crate::stepping::{ImpulseLcp, StepInput, StepProblem, StepScheme, SteppingError};
 
 /// Contacts with Coulomb friction on a polyhedral cone.
 pub trait FrictionModel: ContactModel {
@@ -49,24 +49,79 @@ pub(crate) struct StewartTrinkleScheme<'a> {
     pub(crate) contacts: &'a dyn FrictionModel,
 }
 
-impl StewartTrinkleScheme<'_> {
-    /// The stacked [N; D] as dense rows (models without sparse rows).
-    fn dense_rows(&self, q: &[f64]) -> Mat<f64> {
-        let (n_c, k) = (self.contacts.n_contacts(), self.contacts.n_directions());
-        let nj = self.contacts.jacobian(q);
-        let dj = self.contacts.tangent_jacobian(q);
-        if nj.ncols() != dj.ncols() || nj.nrows() != n_c || dj.nrows() != n_c * k {
-            // Sizes are reported by the caller's check on the stacked matrix.
-            return Mat::zeros(0, 0);
-        }
-        Mat::from_fn(nj.nrows() + dj.nrows(), nj.ncols(), |r, j| {
-            if r < n_c {
-                nj[(r, j)]
-            } else {
-                dj[(r - n_c, j)]
-            }
-        })
+/// The stacked [N; D] of a friction model as dense rows (models without sparse rows).
+fn dense_rows(contacts: &dyn FrictionModel, q: &[f64]) -> Mat<f64> {
+    let (n_c, k) = (contacts.n_contacts(), contacts.n_directions());
+    let nj = contacts.jacobian(q);
+    let dj = contacts.tangent_jacobian(q);
+    if nj.ncols() != dj.ncols() || nj.nrows() != n_c || dj.nrows() != n_c * k {
+        // Sizes are reported by the caller's check on the stacked matrix.
+        return Mat::zeros(0, 0);
     }
+    Mat::from_fn(nj.nrows() + dj.nrows(), nj.ncols(), |r, j| {
+        if r < n_c {
+            nj[(r, j)]
+        } else {
+            dj[(r - n_c, j)]
+        }
+    })
+}
+
+/// A step's contacts of a friction model with the normal rows, then k tangential rows per
+/// contact (the step set of Stewart–Trinkle and of Moreau–Jean with the exact cone).
+pub(crate) fn evaluate_with_tangents(
+    contacts: &dyn FrictionModel,
+    sys: &dyn MechanicalSystem,
+    (q, v): (&[f64], &[f64]),
+    (t, h): (f64, f64),
+) -> Result<StepSet, ModelError> {
+    let (n_c, k) = (contacts.n_contacts(), contacts.n_directions());
+    let fixed_matrices = || {
+        let rows = match (contacts.jacobian_rows(q), contacts.tangent_rows(q)) {
+            (Some(mut nj), Some(dj)) => {
+                nj.rows.extend(dj.rows);
+                Some(nj)
+            }
+            _ => None,
+        };
+        StepMatrices::with_rows(sys, q, t, n_c * (k + 1), rows, || dense_rows(contacts, q))
+    };
+    StepSet::evaluate(
+        sys,
+        (q, v),
+        (t, h),
+        SetRequest {
+            rows: StepRows::NormalAndTangent,
+            rows_per_contact: k + 1,
+            fixed_matrices,
+            friction: |i| contacts.friction_coefficient(i),
+            contacts,
+        },
+    )
+}
+
+/// The first contact of a step whose friction coefficient is not a finite number >= 0, as an
+/// error.
+pub(crate) fn check_step_friction(set: &StepSet) -> Result<(), SteppingError> {
+    match set.ids.iter().zip(&set.friction).find(|(_, mu)| !(mu.is_finite() && **mu >= 0.0)) {
+        Some((id, mu)) => {
+            Err(SteppingError::Input(format!("friction coefficient of contact {id:?} is {mu}")))
+        }
+        None => Ok(()),
+    }
+}
+
+/// The fixed contacts' friction coefficients checked once before a run.
+pub(crate) fn check_model_friction(contacts: &dyn FrictionModel) -> Result<(), SteppingError> {
+    for i in 0..contacts.n_contacts() {
+        let mu = contacts.friction_coefficient(i);
+        if !(mu.is_finite() && mu >= 0.0) {
+            return Err(SteppingError::Input(format!(
+                "friction coefficient of contact {i} is {mu}"
+            )));
+        }
+    }
+    Ok(())
 }
 
 impl StepScheme for StewartTrinkleScheme<'_> {
@@ -75,15 +130,7 @@ impl StepScheme for StewartTrinkleScheme<'_> {
     }
 
     fn validate(&self) -> Result<(), SteppingError> {
-        for i in 0..self.contacts.n_contacts() {
-            let mu = self.contacts.friction_coefficient(i);
-            if !(mu.is_finite() && mu >= 0.0) {
-                return Err(SteppingError::Input(format!(
-                    "friction coefficient of contact {i} is {mu}"
-                )));
-            }
-        }
-        Ok(())
+        check_model_friction(self.contacts)
     }
 
     fn evaluate(
@@ -92,29 +139,7 @@ impl StepScheme for StewartTrinkleScheme<'_> {
         (q, v): (&[f64], &[f64]),
         (t, h): (f64, f64),
     ) -> Result<StepSet, ModelError> {
-        let (n_c, k) = (self.contacts.n_contacts(), self.contacts.n_directions());
-        let fixed_matrices = || {
-            let rows = match (self.contacts.jacobian_rows(q), self.contacts.tangent_rows(q)) {
-                (Some(mut nj), Some(dj)) => {
-                    nj.rows.extend(dj.rows);
-                    Some(nj)
-                }
-                _ => None,
-            };
-            StepMatrices::with_rows(sys, q, t, n_c * (k + 1), rows, || self.dense_rows(q))
-        };
-        StepSet::evaluate(
-            sys,
-            (q, v),
-            (t, h),
-            SetRequest {
-                rows: StepRows::NormalAndTangent,
-                rows_per_contact: k + 1,
-                fixed_matrices,
-                friction: |i| self.contacts.friction_coefficient(i),
-                contacts: self.contacts,
-            },
-        )
+        evaluate_with_tangents(self.contacts, sys, (q, v), (t, h))
     }
 
     fn pose<'m>(&self, step: &StepInput<'m>) -> Result<Option<ImpulseLcp<'m>>, SteppingError> {
@@ -122,17 +147,7 @@ impl StepScheme for StewartTrinkleScheme<'_> {
         if n_c == 0 {
             return Ok(None);
         }
-        if let Some((id, mu)) = step
-            .set
-            .ids
-            .iter()
-            .zip(&step.set.friction)
-            .find(|(_, mu)| !(mu.is_finite() && **mu >= 0.0))
-        {
-            return Err(SteppingError::Input(format!(
-                "friction coefficient of contact {id:?} is {mu}"
-            )));
-        }
+        check_step_friction(step.set)?;
         let size = n_c * (k + 2);
         // Stacked Jacobian [N; D], its Delassus matrix, then the E and mu blocks.
         let all: Vec<usize> = (0..n_c * (k + 1)).collect();
@@ -172,6 +187,6 @@ impl StepScheme for StewartTrinkleScheme<'_> {
             .chain(ids.iter().flat_map(|&id| (1..=k).map(move |j| (id, j))))
             .chain(ids.iter().map(|&id| (id, k + 1)))
             .collect();
-        Ok(Some(ImpulseLcp { rows: nd, lcp, n_active: n_c, labels }))
+        Ok(Some(ImpulseLcp { rows: nd, problem: StepProblem::Lcp(lcp), n_active: n_c, labels }))
     }
 }

@@ -1,7 +1,8 @@
 //! A scene and a set of options as one run: [`Simulation`] interprets a scene's simulation
 //! keys, picks the scheme ([`Scheme`], parsed from its name), checks the run's size against
 //! documented limits ([`SimulationLimits`]: steps, wall-clock time, memory), runs it with any
-//! [`LcpSolver`], streams every sample to a [`SimulationObserver`] and returns a bounded
+//! [`LcpSolver`] (or, for Moreau–Jean with the exact Coulomb cone, any
+//! [`signorini_friction::FcSolver`]: [`Simulation::run_cone`]), streams every sample to a [`SimulationObserver`] and returns a bounded
 //! summary ([`SimulationOutcome`]: impacts, solves, failures, the final state). The CLI's
 //! `signorini simulate`, the verification suite and the benches all run scenes through it.
 //!
@@ -22,17 +23,19 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use signorini_contact::{BodyKind, ContactError, Dimension, Scene, SceneError};
+use signorini_friction::FcSolver;
 use signorini_impact::ImpactLaw;
 use signorini_lcp::{LcpSolver, SolveOptions, Status};
 
 use crate::event_driven::{simulate_event_driven_observed, EventDrivenError, EventDrivenParams};
 use crate::impact_support::{check_impact_support, SchemeKind, UnsupportedImpact};
 use crate::moreau_jean::MoreauJean;
+use crate::moreau_jean_cone::cone_directions;
 use crate::scene_model::{PenaltyScene, SceneModel, DEFAULT_STEP_CONTACT_MARGIN};
 use crate::smooth::IntegratorError;
 use crate::stepping::{
-    run_stepping, OnSolverFailure, Recording, RunEnd, Sample, StepObserver, StepView,
-    SteppingError, SteppingParams, TimeStepper, WarmStart,
+    run_stepping, run_stepping_cone, OnSolverFailure, Recording, RunEnd, Sample, StepObserver,
+    StepView, SteppingError, SteppingParams, SteppingRun, TimeStepper, WarmStart,
 };
 
 pub use budget::{fmt_bytes, BudgetExceeded, DEFAULT_MEMORY_LIMIT};
@@ -92,6 +95,30 @@ pub enum Candidates {
     WithinDistance(f64),
 }
 
+/// The friction law of a run.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum FrictionLaw {
+    /// The scheme's own (default): none for moreau-jean and position-lcp, the polyhedral cone
+    /// of [`SimulationOptions::friction_directions`] for stewart-trinkle, none for the
+    /// event-driven and penalty schemes.
+    #[default]
+    Scheme,
+    /// Coulomb's law on the exact cone with the scene's `material.friction` (moreau-jean
+    /// only): each step's contact problem is a signorini-friction problem, run with
+    /// [`Simulation::run_cone`] and any [`FcSolver`].
+    Cone,
+}
+
+impl FrictionLaw {
+    /// `scheme` or `cone`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            FrictionLaw::Scheme => "scheme",
+            FrictionLaw::Cone => "cone",
+        }
+    }
+}
+
 /// What to run and how far.
 #[derive(Debug, Clone)]
 pub struct SimulationOptions {
@@ -107,7 +134,10 @@ pub struct SimulationOptions {
     /// Friction-cone directions k per contact (2D: 2, the default; 3D: 3 to
     /// [`MAX_FRICTION_DIRECTIONS`], default 4); stewart-trinkle only.
     pub friction_directions: Option<usize>,
-    /// Warm start of each step's LCP solve (time steppers; default off).
+    /// The friction law (default [`FrictionLaw::Scheme`]; [`FrictionLaw::Cone`] with
+    /// moreau-jean only, without `friction_directions`).
+    pub friction: FrictionLaw,
+    /// Warm start of each step's LCP or frictional solve (time steppers; default off).
     pub warm_start: WarmStart,
     /// Options of every LCP solve (tolerance, iteration and time limits of one solve).
     pub solve: SolveOptions,
@@ -128,6 +158,7 @@ impl SimulationOptions {
             step: None,
             theta: None,
             friction_directions: None,
+            friction: FrictionLaw::Scheme,
             warm_start: WarmStart::Off,
             solve: SolveOptions::default(),
             candidates: Candidates::Auto,
@@ -238,8 +269,11 @@ pub struct SimulationOutcome {
     pub finished: RunEnd,
     /// Impacts ([`impacts`] says what counts as one per scheme).
     pub impacts: Listed<ImpactEvent>,
-    /// LCP solves.
+    /// LCP solves (with the exact cone: frictional solves).
     pub lcp_solves: usize,
+    /// Solver iterations summed over the solves of a time stepper (0 for the event-driven
+    /// and penalty schemes).
+    pub solver_iterations: usize,
     /// Solves that did not end `solved`.
     pub solver_failures: Listed<FailedSolve>,
     /// Remarks on the scene and scheme (e.g. a restitution the scheme cannot honour).
@@ -337,6 +371,23 @@ impl Simulation {
                 return Err(invalid("theta", fmt_num(theta), "must lie in [0, 1]"));
             }
         }
+        if o.friction == FrictionLaw::Cone {
+            if scheme != Scheme::MoreauJean {
+                return Err(invalid(
+                    "friction",
+                    "cone".into(),
+                    &format!("the exact cone is for moreau-jean, not {scheme}"),
+                ));
+            }
+            if let Some(k) = o.friction_directions {
+                return Err(invalid(
+                    "friction_directions",
+                    k.to_string(),
+                    "the exact cone (friction = cone) has no directions; they belong to \
+                     stewart-trinkle's polyhedral cone",
+                ));
+            }
+        }
         if let Some(k) = o.friction_directions {
             if scheme != Scheme::StewartTrinkle {
                 return Err(invalid(
@@ -406,6 +457,12 @@ impl Simulation {
         if let Some(k) = o.friction_directions {
             model.set_friction_directions(k);
         }
+        let cone = o.friction == FrictionLaw::Cone;
+        if cone {
+            if let Some(k) = cone_directions(model.scene().dimension.as_usize()) {
+                model.set_friction_directions(k);
+            }
+        }
         let step_contacts = || -> Result<StepContactCounts, SimulationError> {
             match model.initial_step_contacts_per_body(step) {
                 Some(count) => {
@@ -417,6 +474,10 @@ impl Simulation {
             }
         };
         match scheme {
+            Scheme::MoreauJean if cone => {
+                use crate::stewart_trinkle::FrictionModel as _;
+                budget.check_stepping(&step_contacts()?, 1 + model.n_directions(), 0)?
+            }
             Scheme::MoreauJean | Scheme::PositionLcp => {
                 budget.check_stepping(&step_contacts()?, 1, 0)?
             }
@@ -503,30 +564,70 @@ impl Simulation {
             .collect()
     }
 
-    /// Runs the simulation with `solver`, handing every sample to `observer`.
+    /// The Moreau–Jean settings of the run (theta given or 1/2).
+    fn moreau_jean(&self) -> MoreauJean {
+        let theta = self.options.theta.unwrap_or(MoreauJean::default().theta);
+        MoreauJean { theta, ..MoreauJean::default() }
+    }
+
+    /// The error of a run started with the wrong kind of solver for its friction law.
+    fn wrong_solver(&self, reason: &str) -> SimulationError {
+        invalid("friction", self.options.friction.as_str().into(), reason)
+    }
+
+    /// Runs the simulation with `solver`, handing every sample to `observer`. A run with
+    /// [`FrictionLaw::Cone`] needs a frictional-contact solver ([`Simulation::run_cone`]) and
+    /// is refused here.
     pub fn run(
         &self,
         solver: &dyn LcpSolver,
         observer: &mut dyn SimulationObserver,
     ) -> Result<SimulationOutcome, SimulationError> {
+        if self.options.friction == FrictionLaw::Cone {
+            return Err(self.wrong_solver(
+                "the exact cone is solved by a frictional-contact solver (Simulation::run_cone)",
+            ));
+        }
         let (q, v) = self.model.initial_state();
         let start = Sample { t: 0.0, q, v };
         let model = &self.model;
-        match self.options.scheme {
-            Scheme::MoreauJean => {
-                let theta = self.options.theta.unwrap_or(MoreauJean::default().theta);
-                let scheme = MoreauJean { theta, ..MoreauJean::default() };
-                self.run_stepping(TimeStepper::MoreauJean(model, scheme), solver, start, observer)
-            }
-            Scheme::StewartTrinkle => {
-                self.run_stepping(TimeStepper::StewartTrinkle(model), solver, start, observer)
-            }
-            Scheme::PositionLcp => {
-                self.run_stepping(TimeStepper::PositionLcp(model), solver, start, observer)
-            }
-            Scheme::EventDriven => self.run_event_driven(solver, start, observer),
-            Scheme::Penalty(integrator) => self.run_penalty(integrator, start, observer),
+        let stepper = match self.options.scheme {
+            Scheme::MoreauJean => TimeStepper::MoreauJean(model, self.moreau_jean()),
+            Scheme::StewartTrinkle => TimeStepper::StewartTrinkle(model),
+            Scheme::PositionLcp => TimeStepper::PositionLcp(model),
+            Scheme::EventDriven => return self.run_event_driven(solver, start, observer),
+            Scheme::Penalty(integrator) => return self.run_penalty(integrator, start, observer),
+        };
+        let (n, params) = (self.n_steps, self.stepping_params());
+        let go = |forward: &mut dyn StepObserver, start: &Sample| {
+            run_stepping(model, stepper, solver, start, n, &params, forward)
+        };
+        self.run_stepping(go, start, observer)
+    }
+
+    /// Runs a moreau-jean simulation with [`FrictionLaw::Cone`]: each step's contact problem
+    /// is the exact Coulomb-cone problem of its active contacts, solved by `solver`
+    /// ([`crate::moreau_jean_cone`]); samples go to `observer`. Other runs are refused here
+    /// ([`Simulation::run`] takes an LCP solver).
+    pub fn run_cone(
+        &self,
+        solver: &dyn FcSolver,
+        observer: &mut dyn SimulationObserver,
+    ) -> Result<SimulationOutcome, SimulationError> {
+        if self.options.friction != FrictionLaw::Cone || self.options.scheme != Scheme::MoreauJean {
+            return Err(self.wrong_solver(
+                "a frictional-contact solver runs moreau-jean with friction = cone only",
+            ));
         }
+        let (q, v) = self.model.initial_state();
+        let start = Sample { t: 0.0, q, v };
+        let model = &self.model;
+        let dim = model.scene().dimension.as_usize();
+        let (n, params, mj) = (self.n_steps, self.stepping_params(), self.moreau_jean());
+        let go = |forward: &mut dyn StepObserver, start: &Sample| {
+            run_stepping_cone(model, model, mj, dim, solver, start, n, &params, forward)
+        };
+        self.run_stepping(go, start, observer)
     }
 
     fn outcome(&self, steps: usize, end: Sample, finished: RunEnd) -> SimulationOutcome {
@@ -536,20 +637,15 @@ impl Simulation {
             finished,
             impacts: Listed::default(),
             lcp_solves: 0,
+            solver_iterations: 0,
             solver_failures: Listed::default(),
             notes: self.notes.clone(),
         }
     }
 
-    fn run_stepping(
-        &self,
-        stepper: TimeStepper<'_>,
-        solver: &dyn LcpSolver,
-        start: Sample,
-        observer: &mut dyn SimulationObserver,
-    ) -> Result<SimulationOutcome, SimulationError> {
+    /// The stepping loop's settings of a run.
+    fn stepping_params(&self) -> SteppingParams {
         let o = &self.options;
-        let model = &self.model;
         let mut params = SteppingParams::with_step(self.step);
         params.on_failure = OnSolverFailure::Continue;
         params.sample_every = 0;
@@ -557,6 +653,19 @@ impl Simulation {
         params.warm_start = o.warm_start;
         params.time_limit = o.limits.time_limit;
         params.options = o.solve.clone();
+        params
+    }
+
+    /// Runs a time stepper (`go`, given the forwarding observer and the start) and collects
+    /// its outcome.
+    fn run_stepping(
+        &self,
+        go: impl FnOnce(&mut dyn StepObserver, &Sample) -> Result<SteppingRun, SteppingError>,
+        start: Sample,
+        observer: &mut dyn SimulationObserver,
+    ) -> Result<SimulationOutcome, SimulationError> {
+        let o = &self.options;
+        let model = &self.model;
         let mut forward = Forward {
             observer,
             impacts: SteppedImpacts::new(model, o.impact_detection),
@@ -564,17 +673,15 @@ impl Simulation {
             last_t: start.t,
             total: self.n_steps,
         };
-        let run = run_stepping(model, stepper, solver, &start, self.n_steps, &params, &mut forward)
-            .map_err(|source| match source {
-                SteppingError::Observer { t, message, .. } => {
-                    SimulationError::Output { t, message }
-                }
-                source => SimulationError::Stepping { scheme: o.scheme, source },
-            })?;
+        let run = go(&mut forward, &start).map_err(|source| match source {
+            SteppingError::Observer { t, message, .. } => SimulationError::Output { t, message },
+            source => SimulationError::Stepping { scheme: o.scheme, source },
+        })?;
         let end = Sample { t: forward.last_t, q: run.q, v: run.v };
         Ok(SimulationOutcome {
             impacts: forward.impacts.found,
             lcp_solves: run.totals.lcp_solves,
+            solver_iterations: run.totals.iterations,
             solver_failures: forward.failures,
             ..self.outcome(run.totals.steps, end, run.end)
         })

@@ -4,7 +4,11 @@
 //! median over rounds of the mean time per solve is printed with the recomputed error and
 //! the iterations. Peers are compared in `cargo xtask bench --peers --only fc`, not here.
 //!
-//! Usage: fc_speed [--solvers auto,newton-ac,nsgs] [--only SUBSTRING] [--seconds S] [--rounds R]
+//! With `--cold`, every solve is timed alone after 64 MB have been written (the caches hold
+//! none of the problem or the code), as a single solve in the peers run is; the median over
+//! `--rounds` solves is printed.
+//!
+//! Usage: fc_speed [--solvers auto,newton-ac,nsgs] [--only SUBSTRING] [--seconds S] [--rounds R] [--cold]
 
 use std::path::Path;
 use std::time::Instant;
@@ -24,6 +28,8 @@ fn main() {
     let only = value("--only").cloned().unwrap_or_default();
     let seconds: f64 = value("--seconds").and_then(|s| s.parse().ok()).unwrap_or(0.2);
     let rounds: usize = value("--rounds").and_then(|s| s.parse().ok()).unwrap_or(5).max(1);
+    let cold = args.iter().any(|a| a == "--cold");
+    let mut thrash = vec![0u8; 64 << 20];
     let data = Path::new(env!("CARGO_MANIFEST_DIR")).join("../verification/data/siconos-fc");
     let mut paths: Vec<_> = std::fs::read_dir(&data)
         .map(|d| d.filter_map(Result::ok).map(|e| e.path()).collect())
@@ -31,6 +37,7 @@ fn main() {
     paths.retain(|p| p.extension().is_some_and(|e| e == "dat" || e == "hdf5"));
     paths.sort();
     let options = SolveOptions { tol: Some(1e-8), ..SolveOptions::default() };
+    std::hint::black_box(&thrash);
     println!("| file | solver | median µs per solve | error | iterations | status |");
     println!("|---|---|---|---|---|---|");
     for path in paths {
@@ -49,7 +56,14 @@ fn main() {
             };
             let mut means = Vec::new();
             let mut last = None;
-            for _ in 0..rounds {
+            for round in 0..rounds {
+                if cold {
+                    thrash.iter_mut().for_each(|b| *b = b.wrapping_add(round as u8 | 1));
+                    let start = Instant::now();
+                    last = solver.solve(&problem, &options, None).ok();
+                    means.push(start.elapsed().as_secs_f64());
+                    continue;
+                }
                 let start = Instant::now();
                 let mut count = 0usize;
                 while count == 0 || start.elapsed().as_secs_f64() < seconds / rounds as f64 {

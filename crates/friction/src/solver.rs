@@ -125,10 +125,6 @@ impl LoopContext for FcContext<'_> {
         FcContext::time_exceeded(self)
     }
 
-    fn warm_started(&self) -> bool {
-        self.warm_start.is_some()
-    }
-
     fn wants_iterate(&self, iteration: usize) -> bool {
         self.history_every.is_some_and(|k| iteration.is_multiple_of(k))
     }

@@ -77,38 +77,3 @@ fn empty_problem_is_trivially_solved() {
     let lcp = Lcp::from_dense_rows(&[], vec![]).expect("n = 0 is valid");
     check(&[], Status::MaxIterations, None, &lcp, Status::Solved);
 }
-
-/// A warm start that already solves the problem takes no step, for every solver that runs in
-/// the step loop: the loop tests a warm start before the first step (issue 16). The solution
-/// is Seed A4's exact z = (1, 1).
-#[test]
-fn a_warm_start_at_a_solution_takes_no_step() {
-    let registry = signorini_lcp::Registry::builtin();
-    let lcp = seed_a4();
-    for spec in [
-        "pgs",
-        "psor",
-        "sgs",
-        "pgs-colored",
-        "bpgs",
-        "apgd",
-        "newton-fb",
-        "newton-min",
-        "ipm",
-        "bpp",
-    ] {
-        let solver = registry.build(spec).expect("registered");
-        let cold = solver.solve(&lcp, &SolveOptions::default(), None).expect("runs");
-        assert_eq!(cold.status, Status::Solved, "{spec} cold: {:?}", cold.note);
-        let warm = solver.solve(&lcp, &SolveOptions::default(), Some(&[1.0, 1.0])).expect("runs");
-        assert_eq!(
-            (warm.status, warm.iterations),
-            (Status::Solved, 0),
-            "{spec} warm: {:?}",
-            warm.note
-        );
-        if spec == "pgs" {
-            assert!(cold.iterations > 0, "pgs from zero takes steps on this problem");
-        }
-    }
-}

@@ -30,7 +30,7 @@
 //! $z_i$ counts as negative when $z_i < -\epsilon \|z\|_\infty$, $w_i$ when
 //! $w_i < -\epsilon \max(\|q\|_\infty, \|Mz\|_\infty)$, with $\epsilon$ = `feas_tol`
 //! (default 1e-12). A run that ends with H empty is `solved` only if the merit residual is within
-//! `tol`. Warm start: z^0 (projected) is tested before the first step; the initial F is $\{i : z^0_i > 0\}$ (empty without a warm start); when
+//! `tol`. Warm start: the initial F is $\{i : z^0_i > 0\}$ (empty without a warm start); when
 //! that first M_FF is singular the run restarts from F = ∅ (the failed solve counts as an
 //! iteration).
 
@@ -355,10 +355,7 @@ fn run_bpp(
             best: usize::MAX,
             credits: params.max_block_failures,
             pivots: 0,
-            // The warm start (projected) is the iterate the loop tests before the first step.
-            z_last: ctx
-                .warm_start
-                .map_or_else(|| vec![0.0; n], |z0| z0.iter().map(|v| v.max(0.0)).collect()),
+            z_last: vec![0.0; n],
             mz: vec![0.0; n],
         }))
     })
@@ -434,13 +431,13 @@ mod tests {
     }
 
     #[test]
-    fn warm_start_at_the_solution_takes_no_iteration() {
+    fn warm_start_at_the_solution_takes_one_iteration() {
         let lcp = generate::random_spd(20, 4);
         let sol = solve(&lcp, "bpp", None);
         assert_eq!(sol.status, Status::Solved);
         let again = solve(&lcp, "bpp", Some(&sol.z));
         assert_eq!(again.status, Status::Solved);
-        assert_eq!(again.iterations, 0);
+        assert_eq!(again.iterations, 1);
         for (a, b) in sol.z.iter().zip(&again.z) {
             assert!((a - b).abs() <= 1e-12 * (1.0 + a.abs()));
         }

@@ -2,7 +2,8 @@
 //! at the acceleration, velocity or position level, solves the LCP with a solver chosen by name
 //! and prints the [`ContactReport`] (JSON) or a summary. With `--friction cone` it assembles
 //! the exact Coulomb-cone problem instead (signorini-contact's `coulomb_problem`), solves it
-//! with a signorini-friction solver by name and can export it as `signorini-fc/1` JSON.
+//! with a signorini-friction solver by name and can export it as `signorini-fc/1` JSON or an
+//! FCLIB local problem (`.hdf5`).
 
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
@@ -51,7 +52,8 @@ pub struct ContactArgs {
     /// level, solved by a `signorini solvers --fc` solver).
     #[arg(long, default_value = "polyhedral", value_parser = ["polyhedral", "cone"])]
     pub friction: String,
-    /// With --friction cone: also write the problem as signorini-fc/1 JSON to this file.
+    /// With --friction cone: also write the problem to this file, signorini-fc/1 JSON (.json)
+    /// or an FCLIB local problem (.hdf5, .h5).
     #[arg(long, value_name = "FILE")]
     pub export: Option<PathBuf>,
     /// Solver spec `NAME[:key=value,...]` (default `auto`; with --friction cone, a
@@ -119,20 +121,20 @@ fn run_cone(args: &ContactArgs, scene: &Scene) -> Result<Done, CliError> {
     if let Some(out) = &args.export {
         signorini_lcp::formats::check_output(out, &[&args.scene])
             .map_err(|e| CliError(e.to_string()))?;
-        if out.extension().is_none_or(|e| e != "json") {
-            return Err(CliError(format!(
-                "{}: --export writes signorini-fc/1 JSON; name the file .json",
-                out.display()
-            )));
+        let named = problem.clone().with_name(
+            args.scene.file_stem().map_or_else(String::new, |s| s.to_string_lossy().into_owned()),
+        );
+        match out.extension().and_then(|e| e.to_str()) {
+            Some("json") => signorini_friction::formats::write_fc_json(out, &named)?,
+            Some("hdf5" | "h5") => signorini_friction::formats::write_fclib(out, &named)?,
+            _ => {
+                return Err(CliError(format!(
+                    "{}: --export writes signorini-fc/1 JSON (.json) or an FCLIB local problem \
+                     (.hdf5, .h5); name the file so",
+                    out.display()
+                )))
+            }
         }
-        signorini_friction::formats::write_fc_json(
-            out,
-            &problem.clone().with_name(
-                args.scene
-                    .file_stem()
-                    .map_or_else(String::new, |s| s.to_string_lossy().into_owned()),
-            ),
-        )?;
     }
     let solver = FcRegistry::builtin()
         .build(&args.solver)

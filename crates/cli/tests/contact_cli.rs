@@ -603,8 +603,8 @@ fn friction_cone_ball_rolls_or_slides_in_any_direction() {
     }
 }
 
-/// `--export` writes the problem as signorini-fc/1 JSON that `signorini fc` solves to the
-/// same r; the position level and --export without the cone are refused with one line.
+/// `--export` writes the problem as signorini-fc/1 JSON or FCLIB local HDF5 that `signorini fc`
+/// solves to the same r; the position level and --export without the cone are refused with one line.
 #[test]
 fn friction_cone_export_round_trips_and_bad_combinations_are_refused() {
     let scene = tmp("ball_cone_export.toml", &ball_pushed_along_30_degrees(0.3, 7.0));
@@ -620,10 +620,20 @@ fn friction_cone_export_round_trips_and_bad_combinations_are_refused() {
     for (a, b) in direct.iter().zip(&again) {
         assert!((a - b).abs() <= 1e-9 * 2.0 * G, "{direct:?} vs {again:?}");
     }
+    // The FCLIB local form: `signorini fc` reads it back to the same r.
+    let h5 = scene.with_extension("hdf5").to_string_lossy().into_owned();
+    let out = signorini(&["contact", &s, "--friction", "cone", "--json", "--export", &h5]);
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    let fc = signorini(&["fc", &h5, "--json"]);
+    assert_eq!(fc.status.code(), Some(0), "{}", String::from_utf8_lossy(&fc.stderr));
+    let from_fclib = floats(&serde_json::from_slice(&fc.stdout).expect("JSON"), "r");
+    for (a, b) in direct.iter().zip(&from_fclib) {
+        assert!((a - b).abs() <= 1e-9 * 2.0 * G, "{direct:?} vs {from_fclib:?}");
+    }
     for (args, needle) in [
         (vec!["--friction", "cone", "--level", "position", "--step", "0.01"], "velocity level"),
         (vec!["--export", o.as_str()], "--friction cone"),
-        (vec!["--friction", "cone", "--export", "/tmp/x.hdf5"], ".json"),
+        (vec!["--friction", "cone", "--export", "/tmp/x.csv"], ".hdf5"),
     ] {
         let mut a = vec!["contact", s.as_str()];
         a.extend(args);

@@ -76,6 +76,31 @@ pub fn write_fc_json(path: &Path, problem: &FcProblem) -> Result<(), FormatError
     write_text(path, &json::to_string(problem))
 }
 
+/// Writes a problem as an FCLIB local problem (`.hdf5`, FCLIB's `fclib_write_local` layout;
+/// [`fclib::write_local`]): W's nonzero entries in compressed columns, q and mu. Needs the cargo
+/// feature `fclib`.
+pub fn write_fclib(path: &Path, problem: &FcProblem) -> Result<(), FormatError> {
+    let rows = signorini_lcp::linalg::sweeps::Rows::of(problem.w());
+    let (mut r, mut c, mut v) = (Vec::new(), Vec::new(), Vec::new());
+    for i in 0..problem.n() {
+        rows.for_each(i, |j, x| {
+            r.push(i);
+            c.push(j);
+            v.push(x);
+        });
+    }
+    let local = fclib::LocalProblem {
+        spacedim: problem.dimension(),
+        n: problem.n(),
+        rows: r,
+        cols: c,
+        vals: v,
+        q: problem.q().to_vec(),
+        mu: problem.mu().to_vec(),
+    };
+    fclib::write_local(path, &local).map_err(|e| FormatError::new(e.into()).in_file(path))
+}
+
 /// Reads an FCLIB problem: local (`/fclib_local`), or global (`/fclib_global`) reduced to its
 /// local form ([`read_fclib_global`]).
 pub fn read_fclib(path: &Path) -> Result<FcProblem, FormatError> {

@@ -110,6 +110,22 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), OutputError> {
     result.map_err(|e| OutputError::Io { path: shown(path), message: e.to_string() })
 }
 
+/// Writes `path` by calling `write` on a temporary name in the same folder and renaming it
+/// over `path` when `write` succeeds: [`write_atomic`] for writers that need a path (an HDF5
+/// library). The temporary file is removed on failure.
+pub fn write_atomic_with(
+    path: &Path,
+    write: impl FnOnce(&Path) -> Result<(), String>,
+) -> Result<(), OutputError> {
+    check_output(path, &[])?;
+    let tmp = temporary(path);
+    let result = write(&tmp).and_then(|()| std::fs::rename(&tmp, path).map_err(|e| e.to_string()));
+    if result.is_err() {
+        let _ = std::fs::remove_file(&tmp);
+    }
+    result.map_err(|message| OutputError::Io { path: shown(path), message })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -610,6 +610,119 @@ fn read_local_unguarded(path: &Path) -> Result<LocalProblem, FclibError> {
     LocalProblem::from_parts(raw)
 }
 
+/// Writes an FCLIB local problem (cargo feature `fclib`) in the layout FCLIB's
+/// `fclib_write_local` gives: `/fclib_local/spacedim` (one i32), `/fclib_local/W/{m, n, nz,
+/// nzmax}` (one i32 each), W in compressed columns (`nz = -1`: `p` the n + 1 column pointers,
+/// `i` the row indices, i32; `x` the values, f64; duplicates summed, explicit zeros dropped,
+/// rows sorted in each column), `/fclib_local/vectors/{q, mu}` (f64). Sizes above i32 are
+/// refused. The file is written under a temporary name and renamed once complete.
+#[cfg(feature = "fclib")]
+pub fn write_local(path: &Path, problem: &LocalProblem) -> Result<(), FclibError> {
+    let columns = compressed_columns(problem)?;
+    crate::formats::atomic::write_atomic_with(path, |tmp| {
+        write_local_to(tmp, problem, &columns).map_err(|e| e.to_string())
+    })
+    .map_err(|e| FclibError::Hdf5(e.reason()))
+}
+
+/// Without the cargo feature `fclib` there is no HDF5 writer.
+#[cfg(not(feature = "fclib"))]
+pub fn write_local(_path: &Path, _problem: &LocalProblem) -> Result<(), FclibError> {
+    Err(FclibError::FeatureDisabled)
+}
+
+/// W of a local problem in compressed columns, i32: (column pointers, row indices, values).
+type Columns = (Vec<i32>, Vec<i32>, Vec<f64>);
+
+fn compressed_columns(problem: &LocalProblem) -> Result<Columns, FclibError> {
+    let n = problem.n;
+    let too_big = |what: &str, v: usize| FclibError::BadSize {
+        what: what.into(),
+        message: format!("{v} does not fit FCLIB's 32-bit integers"),
+    };
+    i32::try_from(n).map_err(|_| too_big("W size", n))?;
+    let spacedim_ok = matches!(problem.spacedim, 2 | 3) && n.is_multiple_of(problem.spacedim);
+    if !spacedim_ok || problem.q.len() != n || problem.mu.len() * problem.spacedim != n {
+        return Err(FclibError::BadSize {
+            what: "local problem".into(),
+            message: format!(
+                "spacedim {}, W {n}x{n}, {} q entries, {} mu entries do not agree",
+                problem.spacedim,
+                problem.q.len(),
+                problem.mu.len()
+            ),
+        });
+    }
+    let mut entries: Vec<(usize, usize, f64)> = Vec::with_capacity(problem.vals.len());
+    for ((&r, &c), &v) in problem.rows.iter().zip(&problem.cols).zip(&problem.vals) {
+        if r >= n || c >= n {
+            return Err(FclibError::IndexOutOfRange {
+                what: "W entry".into(),
+                position: entries.len(),
+                value: i64::try_from(r.max(c)).unwrap_or(i64::MAX),
+                bound: n,
+            });
+        }
+        entries.push((c, r, v));
+    }
+    entries.sort_unstable_by_key(|&(c, r, _)| (c, r));
+    let mut p = vec![0i32; n + 1];
+    let (mut rows, mut vals): (Vec<i32>, Vec<f64>) = (Vec::new(), Vec::new());
+    let mut k = 0;
+    while k < entries.len() {
+        let (c, r, mut v) = entries[k];
+        k += 1;
+        while k < entries.len() && entries[k].0 == c && entries[k].1 == r {
+            v += entries[k].2;
+            k += 1;
+        }
+        if v != 0.0 {
+            // r < n <= i32::MAX (checked above).
+            rows.push(i32::try_from(r).map_err(|_| too_big("row index", r))?);
+            vals.push(v);
+            p[c + 1] += 1;
+        }
+    }
+    let nnz = i32::try_from(vals.len()).map_err(|_| too_big("nonzeros of W", vals.len()))?;
+    for c in 0..n {
+        p[c + 1] += p[c];
+    }
+    debug_assert_eq!(p[n], nnz);
+    Ok((p, rows, vals))
+}
+
+#[cfg(feature = "fclib")]
+fn write_local_to(
+    path: &Path,
+    problem: &LocalProblem,
+    (p, i, x): &Columns,
+) -> Result<(), rust_hdf5::Hdf5Error> {
+    use rust_hdf5::H5File;
+
+    let file = H5File::create(path)?;
+    let local = file.create_group("fclib_local")?;
+    let int =
+        |group: &rust_hdf5::H5Group, name: &str, v: i32| -> Result<(), rust_hdf5::Hdf5Error> {
+            group.new_dataset::<i32>().shape([1]).create(name)?.write_raw(&[v])
+        };
+    // Sizes were checked to fit i32 by `compressed_columns`.
+    let n = i32::try_from(problem.n).unwrap_or(i32::MAX);
+    let nnz = i32::try_from(x.len()).unwrap_or(i32::MAX);
+    int(&local, "spacedim", i32::try_from(problem.spacedim).unwrap_or(0))?;
+    let w = local.create_group("W")?;
+    int(&w, "m", n)?;
+    int(&w, "n", n)?;
+    int(&w, "nz", -1)?;
+    int(&w, "nzmax", nnz)?;
+    w.new_dataset::<i32>().shape([p.len()]).create("p")?.write_raw(p)?;
+    w.new_dataset::<i32>().shape([i.len()]).create("i")?.write_raw(i)?;
+    w.new_dataset::<f64>().shape([x.len()]).create("x")?.write_raw(x)?;
+    let vectors = local.create_group("vectors")?;
+    vectors.new_dataset::<f64>().shape([problem.q.len()]).create("q")?.write_raw(&problem.q)?;
+    vectors.new_dataset::<f64>().shape([problem.mu.len()]).create("mu")?.write_raw(&problem.mu)?;
+    file.close()
+}
+
 /// The `/solution` group of an FCLIB local problem.
 #[derive(Debug, Clone, PartialEq)]
 pub struct LocalSolution {

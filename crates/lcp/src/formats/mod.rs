@@ -26,7 +26,7 @@ use std::path::{Path, PathBuf};
 use crate::problem::ProblemError;
 use crate::Lcp;
 
-pub use atomic::{check_output, create_output_dir, write_atomic, OutputError};
+pub use atomic::{check_output, create_output_dir, write_atomic, write_atomic_with, OutputError};
 pub use mtx::matrix_market_paths;
 pub use solution::{
     read_warm_start, solution_to_json, warm_start_from_str, write_solution, SolutionRecord,

@@ -53,20 +53,23 @@ impl Auto {
         // a whole solve of a one-contact file (callgrind: 30 % of auto's instructions there).
         let newton = NewtonAc::new(NewtonAcParams { fallback_sweeps: 50, ..Default::default() });
         let apgd = ApgdCcp::new(ApgdCcpParams { desaxce: true, ..Default::default() });
+        let nsgs = Nsgs::default();
         let stages: [(&dyn FcSolver, Option<usize>); 3] = [
             (&newton, None),
-            (&Nsgs::default(), Some(self.params.nsgs_sweeps)),
+            (&nsgs, Some(self.params.nsgs_sweeps)),
             (&apgd, Some(self.params.apgd_iter)),
         ];
+        let stages_specs: [&dyn FcSolver; 3] = [&newton, &nsgs, &apgd];
         let mut best = ctx.initial_r(problem.n());
         let mut best_error = error(problem, &best);
-        let mut best_stage = String::from("the starting point");
+        let mut best_stage = None;
         let mut iterations = 0usize;
-        let mut log = Vec::new();
-        for (solver, own_cap) in stages {
-            let spec = solver.name();
+        // What each stage did, formatted once at the end (a stage's spec string and a
+        // formatted error cost more than a whole solve of a one-contact file).
+        let mut log: Vec<(usize, Result<(Status, f64), String>)> = Vec::new();
+        for (k, (solver, own_cap)) in stages.into_iter().enumerate() {
             if ctx.time_exceeded() {
-                log.push(format!("{spec}: no time left"));
+                log.push((k, Err("no time left".into())));
                 break;
             }
             let max_iter = match (cap, own_cap) {
@@ -84,17 +87,17 @@ impl Auto {
             let sol = match solver.solve(problem, &options, Some(&best)) {
                 Ok(sol) => sol,
                 Err(e) => {
-                    log.push(format!("{spec}: {e}"));
+                    log.push((k, Err(e.to_string())));
                     continue;
                 }
             };
             iterations = iterations.saturating_add(sol.iterations);
-            log.push(format!("{spec}: {} {:.2e}", sol.status, sol.error));
+            log.push((k, Ok((sol.status, sol.error))));
             let solved = sol.status == Status::Solved;
             if solved || (sol.error.is_finite() && sol.error < best_error) {
                 best_error = sol.error;
                 best = sol.r;
-                best_stage = spec;
+                best_stage = Some(k);
             }
             if solved {
                 break;
@@ -108,10 +111,19 @@ impl Auto {
             Status::MaxIterations
         };
         let mut out = FcOutcome::new(best, status, iterations);
-        if log.is_empty() {
-            log.push("no stage ran".into());
+        let spec = |k: usize| stages_specs[k].name();
+        let mut said: Vec<String> = log
+            .into_iter()
+            .map(|(k, what)| match what {
+                Ok((status, error)) => format!("{}: {status} {error:.2e}", spec(k)),
+                Err(e) => format!("{}: {e}", spec(k)),
+            })
+            .collect();
+        if said.is_empty() {
+            said.push("no stage ran".into());
         }
-        out.note = Some(format!("auto: r from {best_stage}; {}", log.join("; ")));
+        let from = best_stage.map_or_else(|| "the starting point".to_string(), spec);
+        out.note = Some(format!("auto: r from {from}; {}", said.join("; ")));
         Ok(out)
     }
 }

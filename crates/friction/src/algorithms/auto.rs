@@ -32,6 +32,9 @@ signorini_lcp::solver_params! {
     }
 }
 
+/// How a stage ended: its status and error, or why it did not run.
+type StageEnd = Result<(Status, f64), String>;
+
 crate::fc_solver! {
     /// The `auto` solver.
     pub struct Auto(AutoParams) {
@@ -66,7 +69,7 @@ impl Auto {
         let mut iterations = 0usize;
         // What each stage did, formatted once at the end (a stage's spec string and a
         // formatted error cost more than a whole solve of a one-contact file).
-        let mut log: Vec<(usize, Result<(Status, f64), String>)> = Vec::new();
+        let mut log: Vec<(usize, StageEnd)> = Vec::new();
         for (k, (solver, own_cap)) in stages.into_iter().enumerate() {
             if ctx.time_exceeded() {
                 log.push((k, Err("no time left".into())));

@@ -32,6 +32,7 @@ pub mod auto;
 pub mod diagnostics;
 pub mod formats;
 pub mod generate;
+pub mod gram;
 pub mod linalg;
 pub mod memory;
 pub mod merit;
@@ -49,6 +50,7 @@ pub mod steps;
 pub struct ReadmeDoctests;
 
 pub use formats::{read_problem, write_problem, Format, FormatError, FormatErrorKind};
+pub use gram::{GramError, GramMatrix};
 pub use memory::{MemoryError, DEFAULT_MEMORY_BUDGET};
 pub use merit::{evaluate, worst_row, Merit, RowCheck};
 pub use params::{ParamDoc, ParamValue, SolverParams, SpecError};

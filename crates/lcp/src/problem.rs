@@ -3,8 +3,12 @@
 //! Find z, w in R^n with w = Mz + q, z >= 0, w >= 0 and z'w = 0 (Cottle, Pang, Stone 1992,
 //! *The Linear Complementarity Problem*, §1.1).
 
+use std::sync::OnceLock;
+
 use faer::sparse::{SparseRowMat, Triplet};
 use faer::Mat;
+
+use crate::gram::{GramError, GramMatrix};
 
 /// Why an [`Lcp`] could not be built. Indices are zero-based.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
@@ -78,6 +82,9 @@ pub enum ProblemError {
     /// faer refused the sparse structure.
     #[error("sparse matrix construction failed: {0}")]
     Sparse(String),
+    /// The factor G or the diagonal D of a Gram form M = G G' + D is invalid.
+    #[error("Gram form M = G G' + D: {0}")]
+    Gram(#[from] GramError),
 }
 
 /// The matrix M of an LCP, dense (faer) or sparse in compressed rows (faer CSR).
@@ -118,10 +125,24 @@ impl Clone for Products {
     }
 }
 
+/// How an [`Lcp`] holds M: stored entries, or the Gram form G G' + D with M assembled only
+/// when a caller asks for its entries ([`Lcp::matrix`]).
+#[derive(Debug, Clone)]
+enum Storage {
+    Stored(Matrix),
+    Gram { gram: Box<GramMatrix>, assembled: OnceLock<Matrix> },
+}
+
 /// A validated LCP(M, q): M square, q of matching size, every entry finite.
+///
+/// M is stored dense or sparse ([`Matrix`]), or held matrix-free as M = G G' + D
+/// ([`Lcp::from_gram`], a [`GramMatrix`]): products, the diagonal, single entries and the
+/// merit's entry scans then run on G and D, and the sweeps of `pgs`, `psor`, `sgs` and the
+/// products of `apgd` never form M. A solver that reads M's entries through [`Lcp::matrix`]
+/// gets M assembled once (sparse, the same entries bit for bit) and kept.
 #[derive(Debug, Clone)]
 pub struct Lcp {
-    m: Matrix,
+    m: Storage,
     q: Vec<f64>,
     products: Products,
     /// Optional name (file stem, registry id).
@@ -165,7 +186,35 @@ impl Lcp {
                 }
             }
         }
+        Ok(Self {
+            m: Storage::Stored(m),
+            q,
+            products: Products::default(),
+            name: None,
+            source: None,
+        })
+    }
+
+    /// The matrix-free problem LCP(G G' + D, q) (symmetric positive semidefinite by
+    /// construction); q must have one finite entry per row of G.
+    pub fn from_gram(gram: GramMatrix, q: Vec<f64>) -> Result<Self, ProblemError> {
+        let n = gram.n();
+        if q.len() != n {
+            return Err(ProblemError::SizeMismatch { n, q_len: q.len() });
+        }
+        if let Some((index, &value)) = q.iter().enumerate().find(|(_, v)| !v.is_finite()) {
+            return Err(ProblemError::NonFiniteQ { index, value });
+        }
+        let m = Storage::Gram { gram: Box::new(gram), assembled: OnceLock::new() };
         Ok(Self { m, q, products: Products::default(), name: None, source: None })
+    }
+
+    /// The Gram form M = G G' + D, when the problem holds M that way.
+    pub fn gram(&self) -> Option<&GramMatrix> {
+        match &self.m {
+            Storage::Gram { gram, .. } => Some(gram),
+            Storage::Stored(_) => None,
+        }
     }
 
     /// Dense problem from rows of M (rows are rows).
@@ -237,19 +286,46 @@ impl Lcp {
         &self.q
     }
 
-    /// The matrix M.
+    /// The matrix M. A Gram-form M is assembled (sparse) on the first call and kept: the
+    /// solvers that read entries call this, the matrix-free ones use [`Lcp::gram`]. The
+    /// driver checks the assembled size against the memory budget first
+    /// ([`crate::memory::check_assembly`]); other callers (writers) assemble unchecked.
     pub fn matrix(&self) -> &Matrix {
-        &self.m
-    }
-
-    /// True when M is stored sparse.
-    pub fn is_sparse(&self) -> bool {
-        matches!(self.m, Matrix::Sparse(_))
-    }
-
-    /// Number of stored nonzeros (dense: entries that are not exactly zero).
-    pub fn nnz(&self) -> usize {
         match &self.m {
+            Storage::Stored(m) => m,
+            Storage::Gram { gram, assembled } => {
+                assembled.get_or_init(|| Matrix::Sparse(gram.assemble()))
+            }
+        }
+    }
+
+    /// True when M is a Gram form that has been assembled (a solver or writer asked
+    /// [`Lcp::matrix`] for its entries); false for stored M and an untouched Gram form.
+    pub fn gram_is_assembled(&self) -> bool {
+        matches!(&self.m, Storage::Gram { assembled, .. } if assembled.get().is_some())
+    }
+
+    /// The stored M, or None for a Gram form (which has no stored entries).
+    fn stored(&self) -> Result<&Matrix, &GramMatrix> {
+        match &self.m {
+            Storage::Stored(m) => Ok(m),
+            Storage::Gram { gram, .. } => Err(gram),
+        }
+    }
+
+    /// True when M is stored sparse or held as a (sparse) Gram form.
+    pub fn is_sparse(&self) -> bool {
+        !matches!(self.m, Storage::Stored(Matrix::Dense(_)))
+    }
+
+    /// Number of stored nonzeros (dense: entries that are not exactly zero; Gram form: the
+    /// structural nonzeros of the assembled M, counted without forming it).
+    pub fn nnz(&self) -> usize {
+        let m = match self.stored() {
+            Ok(m) => m,
+            Err(g) => return g.assembled_nnz(),
+        };
+        match m {
             Matrix::Dense(d) => {
                 let mut count = 0;
                 for j in 0..d.ncols() {
@@ -263,7 +339,11 @@ impl Lcp {
 
     /// Entry `M[i][j]`.
     pub fn get(&self, i: usize, j: usize) -> f64 {
-        match &self.m {
+        let m = match self.stored() {
+            Ok(m) => m,
+            Err(g) => return g.entry(i, j),
+        };
+        match m {
             Matrix::Dense(d) => d[(i, j)],
             Matrix::Sparse(s) => {
                 let cols = s.col_idx_of_row_raw(i);
@@ -277,6 +357,9 @@ impl Lcp {
 
     /// Diagonal of M.
     pub fn diag(&self) -> Vec<f64> {
+        if let Some(g) = self.gram() {
+            return g.diagonal().to_vec();
+        }
         (0..self.n()).map(|i| self.get(i, i)).collect()
     }
 
@@ -298,7 +381,11 @@ impl Lcp {
     pub(crate) fn mul_vec_uncounted(&self, x: &[f64], y: &mut [f64]) {
         debug_assert_eq!(x.len(), self.n());
         debug_assert_eq!(y.len(), self.n());
-        match &self.m {
+        let m = match self.stored() {
+            Ok(m) => m,
+            Err(g) => return g.mul_vec(x, y),
+        };
+        match m {
             Matrix::Dense(d) => {
                 y.iter_mut().for_each(|v| *v = 0.0);
                 for (j, &xj) in x.iter().enumerate() {
@@ -323,7 +410,15 @@ impl Lcp {
     pub fn abs_mul_vec(&self, x: &[f64], y: &mut [f64]) {
         debug_assert_eq!(x.len(), self.n());
         debug_assert_eq!(y.len(), self.n());
-        match &self.m {
+        let m = match self.stored() {
+            Ok(m) => m,
+            Err(g) => {
+                // The entries of the assembled M in its order: the same sums bit for bit.
+                y.iter_mut().for_each(|v| *v = 0.0);
+                return g.for_each_entry(|i, j, v| y[i] += v.abs() * x[j].abs());
+            }
+        };
+        match m {
             Matrix::Dense(d) => {
                 y.iter_mut().for_each(|v| *v = 0.0);
                 for (j, &xj) in x.iter().enumerate() {
@@ -346,8 +441,13 @@ impl Lcp {
 
     /// Calls `f(i, j, M_ij)` for every entry of a dense M (column by column) or every stored
     /// entry of a sparse M (row by row).
+    /// A Gram form enumerates the entries of the assembled M in its order, without forming it.
     pub fn for_each_entry(&self, mut f: impl FnMut(usize, usize, f64)) {
-        match &self.m {
+        let m = match self.stored() {
+            Ok(m) => m,
+            Err(g) => return g.for_each_entry(f),
+        };
+        match m {
             Matrix::Dense(d) => {
                 for j in 0..self.n() {
                     for (i, &v) in d.col(j).iter().enumerate() {
@@ -444,7 +544,12 @@ impl Lcp {
     pub(crate) fn mul_vec_transpose_uncounted(&self, x: &[f64], y: &mut [f64]) {
         debug_assert_eq!(x.len(), self.n());
         debug_assert_eq!(y.len(), self.n());
-        match &self.m {
+        let m = match self.stored() {
+            Ok(m) => m,
+            // G G' + D is symmetric.
+            Err(g) => return g.mul_vec(x, y),
+        };
+        match m {
             Matrix::Dense(d) => {
                 for (j, yj) in y.iter_mut().enumerate() {
                     *yj = d.col(j).iter().zip(x).map(|(a, b)| a * b).sum();
@@ -476,7 +581,7 @@ impl Lcp {
     /// copy from user input uses [`crate::memory::to_dense`], which refuses a copy above the
     /// memory budget instead of aborting.
     pub fn to_dense(&self) -> Mat<f64> {
-        match &self.m {
+        match self.matrix() {
             Matrix::Dense(d) => d.clone(),
             Matrix::Sparse(s) => s.to_dense(),
         }
@@ -484,7 +589,7 @@ impl Lcp {
 
     /// M as compressed rows (copies a dense M, dropping exact zeros).
     pub fn to_sparse(&self) -> SparseRowMat<usize, f64> {
-        match &self.m {
+        match self.matrix() {
             Matrix::Sparse(s) => s.clone(),
             Matrix::Dense(d) => {
                 let n = d.nrows();

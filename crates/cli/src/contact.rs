@@ -59,7 +59,7 @@ pub struct ContactArgs {
     /// How W reaches the solver: assembled (its entries), matrix-free (the Gram form
     /// W = G G', G = J L: pgs, psor, sgs and apgd never form W; other solvers assemble it,
     /// memory-checked; frictionless LCPs only) or auto (matrix-free when
-    /// nnz(W) / nnz(J) >= 4 and there is no friction)
+    /// nnz(W) / nnz(J) >= 3 and there is no friction)
     #[arg(long, default_value = "assembled")]
     pub delassus: DelassusForm,
     /// Solver spec `NAME[:key=value,...]` (default `auto`; with --friction cone, a

@@ -219,3 +219,15 @@ fn a_boxed_solver_forwards_its_matrix_free_flag() {
     let lemke: Box<dyn LcpSolver> = Registry::builtin().build("lemke").expect("registered");
     assert!(!lemke.matrix_free());
 }
+
+#[test]
+fn writers_write_the_assembled_matrix() {
+    let (gram, q) = contact_like(20, 10, true, 17);
+    let (free, assembled) = both(gram, q);
+    let text = signorini_lcp::formats::json::to_string(&free);
+    assert_eq!(text, signorini_lcp::formats::json::to_string(&assembled));
+    assert_eq!(
+        signorini_lcp::formats::siconos::to_string(&free),
+        signorini_lcp::formats::siconos::to_string(&assembled)
+    );
+}

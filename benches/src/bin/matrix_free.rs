@@ -11,6 +11,10 @@
 //! (G read once from memory, its second pass for v += Δz G_i' from cache; v of length p read
 //! and written once). Gathers are not counted.
 //!
+//! Last, one solve each way with `pgs:tol=1e-6,max_iter=3000` from z = 0 (one timing, the
+//! driver's solve time: sweeps, merit checks and the final row test, which on the Gram form
+//! enumerates W's entries from G): the sweeps and the status must agree.
+//!
 //! Run: `cargo run --release -p signorini-benches --bin matrix_free [-- --runs 5 --max-n N]`.
 
 use std::time::Instant;
@@ -22,6 +26,7 @@ use signorini_contact::{
     contact_problem_with, ContactProblem, DelassusForm, Dimension, Level, Scene,
 };
 use signorini_lcp::linalg::sweeps::{checked_diagonal, sweep_forward, GramSweeper, Rows};
+use signorini_lcp::{Lcp, Registry, SolveOptions};
 
 fn arg_value(name: &str) -> Option<usize> {
     let args: Vec<String> = std::env::args().collect();
@@ -59,6 +64,20 @@ struct Row {
     setup: [f64; 2],
     sweep: [f64; 2],
     product: [f64; 2],
+    /// (sweeps, status, seconds) of a pgs solve to 1e-6, assembled and matrix-free.
+    solve: [(usize, String, f64); 2],
+}
+
+fn pgs_solve(lcp: &Lcp) -> (usize, String, f64) {
+    let spec = "pgs:tol=1e-6,max_iter=3000";
+    let solver = match Registry::builtin().build(spec) {
+        Ok(s) => s,
+        Err(e) => panic!("{spec}: {e}"),
+    };
+    match solver.solve(lcp, &SolveOptions::default(), None) {
+        Ok(s) => (s.iterations, s.status.as_str().to_owned(), s.solve_seconds),
+        Err(e) => panic!("{spec}: {e}"),
+    }
 }
 
 fn measure(name: String, scene: &Scene, runs: usize) -> Row {
@@ -94,6 +113,7 @@ fn measure(name: String, scene: &Scene, runs: usize) -> Row {
     let mut y = vec![0.0; n];
     let product_a = time_per_call(runs, reps, || a.lcp.mul_vec(&x, &mut y));
     let product_f = time_per_call(runs, reps, || f.lcp.mul_vec(&x, &mut y));
+    let solve = [pgs_solve(&a.lcp), pgs_solve(&f.lcp)];
     Row {
         name,
         n,
@@ -103,6 +123,7 @@ fn measure(name: String, scene: &Scene, runs: usize) -> Row {
         setup: [setup_a, setup_f],
         sweep: [sweep_a, sweep_f],
         product: [product_a, product_f],
+        solve,
     }
 }
 
@@ -132,9 +153,10 @@ fn main() {
     ];
     println!(
         "| scene | n | nnz(J) | nnz(W) | nnz(W)/nnz(J) | set-up [ms] A / MF | sweep [ms] A / MF | \
-         sweep GB/s A / MF | of triad A / MF | product [ms] A / MF | MF sweep speed-up |"
+         sweep GB/s A / MF | of triad A / MF | product [ms] A / MF | MF sweep speed-up | \
+         pgs to 1e-6: sweeps, status | solve [ms] A / MF |"
     );
-    println!("|---|---|---|---|---|---|---|---|---|---|---|");
+    println!("|---|---|---|---|---|---|---|---|---|---|---|---|---|");
     for (name, scene) in cases {
         // The unknowns without forming anything: one row per contact.
         let contacts = match signorini_contact::detect_contacts(
@@ -153,7 +175,7 @@ fn main() {
         let bytes_f = (16 * r.nnz_j + 40 * r.n + 16 * r.p) as f64;
         let (ga, gf) = (bytes_a / r.sweep[0], bytes_f / r.sweep[1]);
         println!(
-            "| {} | {} | {} | {} | {:.2} | {:.1} / {:.1} | {:.4} / {:.4} | {:.2} / {:.2} | {:.2} / {:.2} | {:.4} / {:.4} | {:.2} |",
+            "| {} | {} | {} | {} | {:.2} | {:.1} / {:.1} | {:.4} / {:.4} | {:.2} / {:.2} | {:.2} / {:.2} | {:.4} / {:.4} | {:.2} | {} {} / {} {} | {:.1} / {:.1} |",
             r.name,
             r.n,
             r.nnz_j,
@@ -170,6 +192,12 @@ fn main() {
             r.product[0] * 1e3,
             r.product[1] * 1e3,
             r.sweep[0] / r.sweep[1],
+            r.solve[0].0,
+            r.solve[0].1,
+            r.solve[1].0,
+            r.solve[1].1,
+            r.solve[0].2 * 1e3,
+            r.solve[1].2 * 1e3,
         );
     }
 }

@@ -114,6 +114,56 @@ impl Matrix {
     }
 }
 
+/// One entry's part in [`Lcp::perturbation_reach`].
+#[allow(clippy::too_many_arguments)]
+#[inline]
+fn reach_add(
+    c: &[f64],
+    z: &[f64],
+    scale: f64,
+    inc: &mut [f64],
+    dec: &mut [f64],
+    i: usize,
+    j: usize,
+    v: f64,
+) {
+    if v == 0.0 {
+        return;
+    }
+    let full = v.abs() / c[j] * scale;
+    let limited = v.abs() * z[j].max(0.0).min(scale / c[j]);
+    if v > 0.0 {
+        inc[i] += full;
+        dec[i] += limited;
+    } else {
+        inc[i] += limited;
+        dec[i] += full;
+    }
+}
+
+/// One entry's part in [`Lcp::lifted_rows`].
+#[allow(clippy::too_many_arguments)]
+#[inline]
+fn lift_add(
+    c: &[f64],
+    z: &[f64],
+    scale: f64,
+    w_up: &mut [f64],
+    s_up: &mut [f64],
+    i: usize,
+    j: usize,
+    v: f64,
+) {
+    if v == 0.0 {
+        return;
+    }
+    let zj = z[j].max(0.0);
+    let step = scale / c[j];
+    let lifted = if v > 0.0 { zj + step } else { zj - zj.min(step) };
+    w_up[i] += v * lifted;
+    s_up[i] += v.abs() * lifted;
+}
+
 /// How many products with M or M' a problem has performed ([`Lcp::products`]). A clone
 /// starts again from zero.
 #[derive(Debug, Default)]
@@ -488,21 +538,7 @@ impl Lcp {
         debug_assert_eq!(c.len(), self.n());
         inc.iter_mut().for_each(|v| *v = 0.0);
         dec.iter_mut().for_each(|v| *v = 0.0);
-        let add = |i: usize, j: usize, v: f64| {
-            if v == 0.0 {
-                return;
-            }
-            let full = v.abs() / c[j] * scale;
-            let limited = v.abs() * z[j].max(0.0).min(scale / c[j]);
-            if v > 0.0 {
-                inc[i] += full;
-                dec[i] += limited;
-            } else {
-                inc[i] += limited;
-                dec[i] += full;
-            }
-        };
-        self.for_each_entry(add);
+        self.for_each_entry(|i, j, v| reach_add(c, z, scale, inc, dec, i, j, v));
     }
 
     /// Each row at the point its negative w_i is judged at by the row test: z_j rises by
@@ -521,17 +557,45 @@ impl Lcp {
         debug_assert_eq!(c.len(), self.n());
         w_up.copy_from_slice(&self.q);
         s_up.iter_mut().zip(&self.q).for_each(|(s, q)| *s = q.abs());
-        let add = |i: usize, j: usize, v: f64| {
-            if v == 0.0 {
-                return;
-            }
-            let zj = z[j].max(0.0);
-            let step = scale / c[j];
-            let lifted = if v > 0.0 { zj + step } else { zj - zj.min(step) };
-            w_up[i] += v * lifted;
-            s_up[i] += v.abs() * lifted;
+        self.for_each_entry(|i, j, v| lift_add(c, z, scale, w_up, s_up, i, j, v));
+    }
+
+    /// [`Lcp::perturbation_reach`] and [`Lcp::lifted_rows`] in one scan of the entries, each
+    /// sum taking the same terms in the same order (the same bits): the driver's row test
+    /// calls this, so a Gram form recomputes its entries from G once instead of twice.
+    pub fn reach_and_lifted_rows(
+        &self,
+        c: &[f64],
+        z: &[f64],
+        scale: f64,
+        (inc, dec): (&mut [f64], &mut [f64]),
+        (w_up, s_up): (&mut [f64], &mut [f64]),
+    ) {
+        debug_assert_eq!(c.len(), self.n());
+        inc.iter_mut().for_each(|v| *v = 0.0);
+        dec.iter_mut().for_each(|v| *v = 0.0);
+        w_up.copy_from_slice(&self.q);
+        s_up.iter_mut().zip(&self.q).for_each(|(s, q)| *s = q.abs());
+        self.for_each_entry(|i, j, v| {
+            reach_add(c, z, scale, inc, dec, i, j, v);
+            lift_add(c, z, scale, w_up, s_up, i, j, v);
+        });
+    }
+
+    /// [`Lcp::abs_mul_vec`] into `y` and [`Lcp::column_abs_max`] returned, in one scan of a
+    /// Gram form's entries (stored matrices: the two calls; the same bits either way).
+    pub fn abs_mul_vec_and_column_abs_max(&self, x: &[f64], y: &mut [f64]) -> Vec<f64> {
+        let Some(g) = self.gram() else {
+            self.abs_mul_vec(x, y);
+            return self.column_abs_max();
         };
-        self.for_each_entry(add);
+        let mut c = vec![0.0f64; self.n()];
+        y.iter_mut().for_each(|v| *v = 0.0);
+        g.for_each_entry(|i, j, v| {
+            y[i] += v.abs() * x[j].abs();
+            c[j] = c[j].max(v.abs());
+        });
+        c
     }
 
     /// y = M' x (counted in [`Lcp::products`]).

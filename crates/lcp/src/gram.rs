@@ -38,6 +38,21 @@ pub enum GramError {
         /// The first column out of order.
         col: usize,
     },
+    /// A coordinate of G lies outside its n x p shape.
+    #[error("G entry at ({row}, {col}) is outside the {rows}x{cols} factor")]
+    OutOfRange {
+        /// Its row.
+        row: usize,
+        /// Its column.
+        col: usize,
+        /// Rows of G (n).
+        rows: usize,
+        /// Columns of G (p).
+        cols: usize,
+    },
+    /// faer refused the coordinates for another reason.
+    #[error("sparse factor construction failed: {0}")]
+    Sparse(String),
     /// D does not have one entry per row of G.
     #[error("D has {len} entries but G has {n} rows")]
     DiagonalSize {
@@ -132,12 +147,11 @@ impl GramMatrix {
         if let Some(t) = triplets.iter().find(|t| !t.val.is_finite()) {
             return Err(GramError::NonFiniteFactor { row: t.row, col: t.col, value: t.val });
         }
-        let g = SparseRowMat::try_new_from_triplets(n, p, triplets).map_err(|_| {
-            // The only refusal left is an index out of range: name the first one.
-            let t = triplets.iter().find(|t| t.row >= n || t.col >= p);
-            let (row, col) = t.map_or((n, p), |t| (t.row, t.col));
-            GramError::UnsortedRow { row, col }
-        })?;
+        if let Some(t) = triplets.iter().find(|t| t.row >= n || t.col >= p) {
+            return Err(GramError::OutOfRange { row: t.row, col: t.col, rows: n, cols: p });
+        }
+        let g = SparseRowMat::try_new_from_triplets(n, p, triplets)
+            .map_err(|e| GramError::Sparse(format!("{e:?}")))?;
         Self::new(g, d)
     }
 
@@ -421,6 +435,9 @@ mod tests {
             Err(GramError::DiagonalSize { n: 1, len: 2 })
         ));
         let t = [Triplet::new(0, 5, 1.0)];
-        assert!(GramMatrix::from_triplets(1, 1, &t, None).is_err());
+        assert!(matches!(
+            GramMatrix::from_triplets(1, 1, &t, None),
+            Err(GramError::OutOfRange { row: 0, col: 5, rows: 1, cols: 1 })
+        ));
     }
 }

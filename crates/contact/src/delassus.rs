@@ -113,11 +113,11 @@ impl std::str::FromStr for DelassusForm {
 /// matrix-free sweep reads each entry of G (nnz(G) = nnz(J)) twice, for the dot product
 /// G_i · v and for the update v += Δz_i G_i', and gathers and scatters v, against one read of
 /// each entry of W for an assembled sweep, so it needs W about 3 times denser than J to win.
-/// Measured (docs/performance.md, "Matrix-free sweeps"; 3 runs on the shared VM): at
+/// Measured (docs/performance.md, "Matrix-free sweeps"; 4 runs on the shared VM): at
 /// 2.6–2.7 (hex disks) and near 1 (rigid spheres on a cubic lattice, box stacks) the
-/// matrix-free sweeps were slower in every run (up to 2.7 times); at 2.9–3.5 (FCC piles) a
-/// toss-up on sweeps (0.83–1.2) but 1.4–2.8 times faster products and 2.7–4 times faster
-/// set-up; at 4 to 79 (loaded trays) 1.5–49 times faster sweeps.
+/// matrix-free sweeps were slower (up to 2.7 times; two ties at 10^5 unknowns); at 2.9–3.5
+/// (FCC piles) from 0.83 to 1.35 times as fast, with 1.4–2.8 times faster products and
+/// 2.3–4 times faster set-up; at 4 to 79 (loaded trays) 1.5–49 times faster sweeps.
 pub const MATRIX_FREE_MIN_RATIO: f64 = 3.0;
 
 /// Stored entries of J (the used length of every row block).

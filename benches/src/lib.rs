@@ -16,3 +16,26 @@ pub fn median(v: &[f64]) -> f64 {
         0.5 * (v[k / 2 - 1] + v[k / 2])
     }
 }
+
+/// STREAM-like triad bandwidth `a[i] = b[i] + s c[i]` over three arrays of 2^25 doubles
+/// (768 MiB, far beyond the caches), one thread, 24 B per element (write-allocate not
+/// counted): the median of `runs` passes in bytes/s. The yardstick of the sweep benches
+/// (`pgs_throughput --bandwidth`, `matrix_free`).
+pub fn triad_bandwidth(runs: usize) -> f64 {
+    let len = 1usize << 25;
+    let b: Vec<f64> = (0..len).map(|i| (i % 1000) as f64).collect();
+    let c: Vec<f64> = (0..len).map(|i| (i % 777) as f64).collect();
+    let mut a = vec![0.0f64; len];
+    let s = std::hint::black_box(3.0);
+    let mut rates = Vec::new();
+    for _ in 0..runs {
+        let t = std::time::Instant::now();
+        for ((ai, bi), ci) in a.iter_mut().zip(&b).zip(&c) {
+            *ai = bi + s * ci;
+        }
+        let secs = t.elapsed().as_secs_f64();
+        std::hint::black_box(&a);
+        rates.push(24.0 * len as f64 / secs);
+    }
+    median(&rates)
+}

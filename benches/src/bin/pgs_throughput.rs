@@ -69,27 +69,14 @@ fn pgs_throughput(runs: usize) {
 /// The triad bandwidth in bytes/s (median of `runs`), printed.
 fn triad(runs: usize) -> f64 {
     let len = 1usize << 25; // 3 arrays x 256 MiB
-    let b: Vec<f64> = (0..len).map(|i| (i % 1000) as f64).collect();
-    let c: Vec<f64> = (0..len).map(|i| (i % 777) as f64).collect();
-    let mut a = vec![0.0f64; len];
-    let s = std::hint::black_box(3.0);
-    let mut rates = Vec::new();
-    for _ in 0..runs {
-        let t = Instant::now();
-        for ((ai, bi), ci) in a.iter_mut().zip(&b).zip(&c) {
-            *ai = bi + s * ci;
-        }
-        let secs = t.elapsed().as_secs_f64();
-        std::hint::black_box(&a);
-        rates.push(24.0 * len as f64 / secs);
-    }
+    let rate = signorini_benches::triad_bandwidth(runs);
     println!("## (b) STREAM-like triad, one thread");
     println!(
         "a[i] = b[i] + s c[i], {len} doubles per array (768 MiB in all), 24 B per element \
          (write-allocate not counted): median of {runs}: {:.2} GB/s",
-        median(&rates) / 1e9
+        rate / 1e9
     );
-    median(&rates)
+    rate
 }
 
 /// (e): bytes per second of `pgs` sweeps at growing n against the triad bandwidth.

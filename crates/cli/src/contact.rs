@@ -8,7 +8,9 @@
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
-use signorini_contact::{contact_problem, coulomb_problem, ContactReport, Level, Scene};
+use signorini_contact::{
+    contact_problem_with, coulomb_problem, ContactReport, DelassusForm, Level, Scene,
+};
 use signorini_friction::{FcProblem, FcRegistry};
 use signorini_lcp::{SolveOptions, Status};
 
@@ -56,6 +58,12 @@ pub struct ContactArgs {
     /// or an FCLIB local problem (.hdf5, .h5).
     #[arg(long, value_name = "FILE")]
     pub export: Option<PathBuf>,
+    /// How W reaches the solver: assembled (its entries), matrix-free (the Gram form
+    /// W = G G', G = J L: pgs, psor, sgs and apgd never form W; other solvers assemble it,
+    /// memory-checked; frictionless LCPs only) or auto (matrix-free when
+    /// nnz(W) / nnz(J) >= 3 and there is no friction)
+    #[arg(long, default_value = "assembled")]
+    pub delassus: DelassusForm,
     /// Solver spec `NAME[:key=value,...]` (default `auto`; with --friction cone, a
     /// frictional-contact solver).
     #[arg(long, default_value = crate::solve::DEFAULT_SOLVER)]
@@ -82,8 +90,14 @@ pub fn run(args: &ContactArgs) -> Result<Done, CliError> {
     if args.export.is_some() {
         return Err(CliError("--export needs --friction cone".into()));
     }
-    let problem = contact_problem(&scene, args.level, args.step, args.friction_directions)
-        .map_err(|e| CliError(format!("{file}: {e}")))?;
+    let problem = contact_problem_with(
+        &scene,
+        args.level,
+        args.step,
+        args.friction_directions,
+        args.delassus,
+    )
+    .map_err(|e| CliError(format!("{file}: {e}")))?;
     let solver = build_solver(&args.solver)?;
     let solution = solver
         .solve(&problem.lcp, &SolveOptions::default(), None)
@@ -104,6 +118,9 @@ fn run_cone(args: &ContactArgs, scene: &Scene) -> Result<Done, CliError> {
     let file = args.scene.display();
     if args.friction_directions.is_some() {
         return Err(CliError("--friction-directions is for --friction polyhedral".into()));
+    }
+    if args.delassus != DelassusForm::Assembled {
+        return Err(CliError("--delassus is for --friction polyhedral".into()));
     }
     let cone = coulomb_problem(scene, args.level, args.step)
         .map_err(|e| CliError(format!("{file}: {e}")))?;

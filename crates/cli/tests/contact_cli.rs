@@ -646,3 +646,29 @@ fn friction_cone_export_round_trips_and_bad_combinations_are_refused() {
         signorini(&["contact", &s, "--friction", "cone", "--level", "velocity", "--step", "0.01"]);
     assert_eq!(vel.status.code(), Some(0), "{}", String::from_utf8_lossy(&vel.stderr));
 }
+
+/// Issue 16: `--delassus matrix-free` hands W over as its Gram form; lemke (which reads
+/// entries) and pgs (matrix-free) give the assembled answer; friction rows refuse it.
+#[test]
+fn delassus_matrix_free_gives_the_assembled_reactions() {
+    let path = tmp("tray_block.toml", &pulled_block(5.0));
+    let assembled = contact_json(&path, &[]);
+    let free = contact_json(&path, &["--delassus", "matrix-free"]);
+    assert_eq!(free["W"]["row"], assembled["W"]["row"]);
+    for (a, b) in floats(&free["W"], "val").iter().zip(floats(&assembled["W"], "val")) {
+        assert!(close(*a, b, 1e-12), "W entry {a} vs {b}");
+    }
+    let sum = |v: &Value| floats(v, "reactions").iter().sum::<f64>();
+    assert!(close(sum(&free), sum(&assembled), 1e-9));
+    let p = path.to_string_lossy().into_owned();
+    let out = signorini(&["contact", &p, "--json", "--solver", "pgs", "--delassus", "auto"]);
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    let v: Value = serde_json::from_slice(&out.stdout).expect("one JSON object");
+    assert!(close(sum(&v), sum(&assembled), 1e-6));
+    let out =
+        signorini(&["contact", &p, "--friction-directions", "2", "--delassus", "matrix-free"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("frictionless"));
+    let out = signorini(&["contact", &p, "--delassus", "dense"]);
+    assert_eq!(out.status.code(), Some(2));
+}

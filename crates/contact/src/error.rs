@@ -108,6 +108,13 @@ pub enum ContactError {
     /// The LCP could not be built (non-finite data).
     #[error("LCP assembly failed: {0}")]
     Lcp(#[from] ProblemError),
+    /// A matrix-free Delassus form was asked for an LCP with friction rows, whose matrix (the
+    /// Stewart–Trinkle LCP, nonsymmetric) is not a Gram matrix.
+    #[error(
+        "--delassus matrix-free needs a frictionless LCP: with friction rows the matrix is the \
+         nonsymmetric Stewart-Trinkle LCP, not W = G G' (use assembled or auto)"
+    )]
+    MatrixFreeWithFriction,
     /// A dense mass matrix is not square, not finite or not symmetric positive definite.
     #[error("mass matrix: {0}")]
     Mass(String),

@@ -60,16 +60,16 @@ pub mod scene;
 pub mod shape;
 
 pub use body::{Body, BodyKind, Dimension, DofLayout};
-pub use delassus::DelassusOperator;
+pub use delassus::{DelassusForm, DelassusOperator};
 pub use detect::{broad_phase, detect_contacts, pair_contacts, Contact};
 pub use error::{ContactError, SceneError};
 pub use jacobian::{Coo, Csr, Jacobian, JacobianRow, RowBlock};
 pub use mass::{BlockDiagonalMass, DenseMass, MassMatrix};
 pub use math::{Quat, Vec3};
 pub use problem::{
-    contact_problem, coulomb_1d_lcp, coulomb_problem, generalized_force, solve_contact,
-    stewart_trinkle, ContactEntry, ContactProblem, ContactReport, CooEntries, CoulombProblem,
-    Level,
+    contact_problem, contact_problem_with, coulomb_1d_lcp, coulomb_problem, generalized_force,
+    solve_contact, stewart_trinkle, ContactEntry, ContactProblem, ContactReport, CooEntries,
+    CoulombProblem, Level,
 };
 pub use scene::{Material, Scene};
 pub use shape::Shape;

@@ -4,6 +4,7 @@
 use faer::linalg::solvers::Solve;
 use faer::Mat;
 use rayon::prelude::*;
+use signorini_lcp::{GramError, GramMatrix, ProblemError};
 
 use crate::body::{Body, BodyKind, Dimension, DofLayout};
 use crate::error::ContactError;
@@ -253,6 +254,51 @@ impl BlockDiagonalMass {
                 h
             })
             .collect()
+    }
+}
+
+impl BlockDiagonalMass {
+    /// The Gram form of `scale` W = `scale` J M⁻¹ J' (`scale` > 0: h for the normal rows at
+    /// the position level, 1 otherwise): the factor G = sqrt(scale) J L with M⁻¹ = L L'
+    /// blockwise, whose row r on body B is sqrt(scale) (L_B' J_rB')' (the half factor H of
+    /// [`BlockDiagonalMass::delassus_csr`]), so that W = G G' without forming W. G has J's
+    /// block pattern (columns: the velocity components v); blocks on a body without a mass
+    /// block contribute nothing.
+    pub fn delassus_gram(&self, j: &Jacobian, scale: f64) -> Result<GramMatrix, ContactError> {
+        let s = scale.sqrt();
+        let h = self.half_rows(j);
+        let mut row_ptr = Vec::with_capacity(j.n_rows() + 1);
+        row_ptr.push(0usize);
+        let mut col_idx = Vec::with_capacity(12 * j.n_rows());
+        let mut val = Vec::with_capacity(12 * j.n_rows());
+        for (r, (row, hr)) in j.rows.iter().zip(&h).enumerate() {
+            let mut blocks: Vec<(usize, &crate::jacobian::RowBlock)> = row
+                .blocks()
+                .iter()
+                .enumerate()
+                .filter(|(_, b)| matches!(self.blocks.get(b.body), Some(Some(_))))
+                .collect();
+            blocks.sort_by_key(|(_, b)| b.offset);
+            let mut end = 0;
+            for (k, b) in blocks {
+                // Two blocks on one velocity range, or one past v: not a rigid-body row.
+                if b.offset < end || b.offset + b.len > self.n_dofs {
+                    let e = GramError::UnsortedRow { row: r, col: b.offset };
+                    return Err(ProblemError::from(e).into());
+                }
+                end = b.offset + b.len;
+                for (c, &v) in hr[k][..b.len].iter().enumerate() {
+                    col_idx.push(b.offset + c);
+                    val.push(s * v);
+                }
+            }
+            row_ptr.push(col_idx.len());
+        }
+        let n = j.n_rows();
+        let symbolic =
+            faer::sparse::SymbolicSparseRowMat::new_checked(n, self.n_dofs, row_ptr, None, col_idx);
+        let g = faer::sparse::SparseRowMat::new(symbolic, val);
+        Ok(GramMatrix::new(g, None).map_err(ProblemError::from)?)
     }
 }
 

@@ -12,6 +12,7 @@
 //! | [`fcc_pile`] | 3D particles | FCC sites minus vacancies | up to 6 (12 neighbours) | singular (6 > 3 dofs) |
 //! | [`cubic_lattice`] | 3D rigid spheres | n^3 | about 3 | regular (3 n^3 - 2 n^2 contacts act on 3 n^3 translations) |
 //! | [`box_stacks`] | 2D or 3D rigid boxes | columns x height | 2 (2D) or 4 (3D) corners | regular, conditioned by the mass ratio |
+//! | [`loaded_tray`] | 3D rigid tray + particles | k^2 layers + 1 | k^2 on the tray, 4 to 6 per sphere | dense block: every sphere on the tray couples with every other, nnz(W) >= k^4 |
 
 use crate::body::{Body, Dimension};
 use crate::math::Vec3;
@@ -187,6 +188,40 @@ pub fn box_stacks(dim: Dimension, columns: usize, height: usize, mass_ratio: f64
     }
     bodies.push(floor(dim));
     scene(dim, bodies)
+}
+
+/// A free rigid tray (a box of side k, thickness 0.2, mass k^2) on the floor, carrying
+/// `layers` layers of k x k touching spheres of diameter 1 (particles of mass 1, simple cubic
+/// stacking). Every sphere of the bottom layer touches the tray, so the k^2 rows on the tray
+/// couple with each other through it: nnz(W) >= k^4 while nnz(J) grows like k^2 `layers`
+/// (the case where W is far denser than J, as under any body with many contacts).
+pub fn loaded_tray(k: usize, layers: usize) -> Scene {
+    let t = 0.1;
+    let side = k as f64;
+    let mut bodies = Vec::with_capacity(k * k * layers + 2);
+    bodies.push(Body::rigid(
+        "tray",
+        Dimension::Three,
+        side * side,
+        Shape::Box { half_extents: [side / 2.0, side / 2.0, t] },
+        [side / 2.0, side / 2.0, t],
+    ));
+    for l in 0..layers {
+        for i in 0..k {
+            for j in 0..k {
+                let x: Vec3 = [i as f64 + 0.5, j as f64 + 0.5, 2.0 * t + 0.5 + l as f64];
+                bodies.push(Body::particle(
+                    format!("s{l}_{i}_{j}"),
+                    Dimension::Three,
+                    1.0,
+                    Shape::Sphere { radius: 0.5 },
+                    x,
+                ));
+            }
+        }
+    }
+    bodies.push(floor(Dimension::Three));
+    scene(Dimension::Three, bodies)
 }
 
 #[cfg(test)]

@@ -33,11 +33,17 @@
 //! ```
 //!
 //! with s = h at the position level and 1 otherwise.
+//!
+//! Without friction the matrix s W can also be handed over matrix-free
+//! ([`contact_problem_with`] and [`DelassusForm`]): as the Gram form s W = G G' with
+//! G = sqrt(s) J L (M⁻¹ = L L' blockwise, [`BlockDiagonalMass::delassus_gram`]), which has
+//! J's pattern, so that `pgs`, `psor`, `sgs` and `apgd` never form W.
 
 use serde::Serialize;
 use signorini_lcp::{Lcp, LcpSolver, Solution, SolveOptions};
 
 use crate::body::{BodyKind, Dimension, DofLayout};
+use crate::delassus::DelassusForm;
 use crate::detect::{detect_contacts, friction_acceleration_bias, gap_acceleration_bias, Contact};
 use crate::error::ContactError;
 use crate::jacobian::{Coo, Jacobian};
@@ -108,13 +114,18 @@ pub struct ContactProblem {
     pub velocity: Vec<f64>,
     /// Generalised force f (gravity, applied forces, gyroscopic torques).
     pub force: Vec<f64>,
-    /// W = J M^-1 J^T over all rows of J.
-    pub delassus: Coo,
-    /// The LCP matrix (= W without friction at acceleration and velocity level).
-    pub matrix: Coo,
+    /// How W went into the LCP: [`DelassusForm::Assembled`] or [`DelassusForm::MatrixFree`]
+    /// (`Auto` resolved).
+    pub delassus_form: DelassusForm,
+    /// W = J M^-1 J^T over all rows of J; `None` when matrix-free (W is not formed: read it
+    /// through `lcp`, whose [`Lcp::matrix`] assembles it on demand).
+    pub delassus: Option<Coo>,
+    /// The LCP matrix (= W without friction at acceleration and velocity level); `None` when
+    /// matrix-free.
+    pub matrix: Option<Coo>,
     /// The LCP vector b (its q).
     pub b: Vec<f64>,
-    /// The LCP, sparse.
+    /// The LCP, sparse or (matrix-free) in Gram form.
     pub lcp: Lcp,
 }
 
@@ -183,12 +194,26 @@ fn friction_k(scene: &Scene, requested: Option<usize>) -> Result<Option<usize>, 
 }
 
 /// Detects the closed contacts of the scene's initial state and assembles the contact LCP at the
-/// given level (see the module documentation for the formulas).
+/// given level (see the module documentation for the formulas), W assembled.
 pub fn contact_problem(
     scene: &Scene,
     level: Level,
     step: Option<f64>,
     friction_directions: Option<usize>,
+) -> Result<ContactProblem, ContactError> {
+    contact_problem_with(scene, level, step, friction_directions, DelassusForm::Assembled)
+}
+
+/// [`contact_problem`] with W in the requested form: assembled, matrix-free (the Gram form
+/// G G', frictionless LCPs only: with friction rows this is
+/// [`ContactError::MatrixFreeWithFriction`]) or `Auto` (matrix-free for a frictionless LCP
+/// whose nnz(W) / nnz(J) reaches [`crate::delassus::MATRIX_FREE_MIN_RATIO`]).
+pub fn contact_problem_with(
+    scene: &Scene,
+    level: Level,
+    step: Option<f64>,
+    friction_directions: Option<usize>,
+    form: DelassusForm,
 ) -> Result<ContactProblem, ContactError> {
     let step = validate_step(level, step)?;
     let k = friction_k(scene, friction_directions)?;
@@ -205,7 +230,11 @@ pub fn contact_problem(
     let force = generalized_force(scene, &layout);
     let mut minv_f = vec![0.0; layout.n_dofs];
     mass.apply_inverse(&force, &mut minv_f);
-    let delassus = mass.delassus(&jacobian);
+    let form = match (form, k) {
+        (DelassusForm::MatrixFree, Some(_)) => return Err(ContactError::MatrixFreeWithFriction),
+        (DelassusForm::Auto, Some(_)) => DelassusForm::Assembled,
+        (form, _) => form.choose(&jacobian),
+    };
 
     let (b, normal_scale) = match (level, step) {
         (Level::Acceleration, _) => {
@@ -247,18 +276,26 @@ pub fn contact_problem(
     };
 
     let mu = scene.material.friction;
-    let (matrix, b) = match k {
-        None => {
-            let mut m = delassus.clone();
-            if normal_scale != 1.0 {
-                m.val.iter_mut().for_each(|v| *v *= normal_scale);
+    let (delassus, matrix, b, lcp) = if form == DelassusForm::MatrixFree {
+        let lcp = Lcp::from_gram(mass.delassus_gram(&jacobian, normal_scale)?, b.clone())?;
+        (None, None, b, lcp)
+    } else {
+        let delassus = mass.delassus(&jacobian);
+        let (matrix, b) = match k {
+            None => {
+                let mut m = delassus.clone();
+                if normal_scale != 1.0 {
+                    m.val.iter_mut().for_each(|v| *v *= normal_scale);
+                }
+                (m, b)
             }
-            (m, b)
-        }
-        Some(k) => stewart_trinkle(&delassus, b, nc, k, mu, normal_scale),
+            Some(k) => stewart_trinkle(&delassus, b, nc, k, mu, normal_scale),
+        };
+        let lcp = Lcp::from_coo(matrix.nrows, &matrix.row, &matrix.col, &matrix.val, b.clone())?;
+        (Some(delassus), Some(matrix), b, lcp)
     };
-    let lcp = Lcp::from_coo(matrix.nrows, &matrix.row, &matrix.col, &matrix.val, b.clone())?;
     Ok(ContactProblem {
+        delassus_form: form,
         level,
         step,
         friction_directions: k,
@@ -357,7 +394,9 @@ pub fn coulomb_problem(
     };
     let n = nc * d;
     let mut w = Coo::new(n, n);
-    for ((&i, &j), &v) in p.delassus.row.iter().zip(&p.delassus.col).zip(&p.delassus.val) {
+    // contact_problem assembles W; formed again only if that ever changes.
+    let delassus = p.delassus.clone().unwrap_or_else(|| p.mass.delassus(&p.jacobian));
+    for ((&i, &j), &v) in delassus.row.iter().zip(&delassus.col).zip(&delassus.val) {
         if let (Some(a), Some(b)) = (map(i), map(j)) {
             w.push(a, b, v);
         }
@@ -533,11 +572,20 @@ impl ContactReport {
             level: problem.level,
             n_contacts: nc,
             contacts,
-            w: CooEntries {
-                n,
-                row: problem.matrix.row.clone(),
-                col: problem.matrix.col.clone(),
-                val: problem.matrix.val.clone(),
+            w: match &problem.matrix {
+                Some(m) => {
+                    CooEntries { n, row: m.row.clone(), col: m.col.clone(), val: m.val.clone() }
+                }
+                // Matrix-free: the report still states the W that was solved.
+                None => {
+                    let mut w = CooEntries { n, row: Vec::new(), col: Vec::new(), val: Vec::new() };
+                    problem.lcp.for_each_entry(|i, j, v| {
+                        w.row.push(i);
+                        w.col.push(j);
+                        w.val.push(v);
+                    });
+                    w
+                }
             },
             b: problem.b.clone(),
             status: solution.status.as_str().to_owned(),

@@ -79,7 +79,7 @@ position = [0.3, {:?}, {:?}]
     assert_eq!(p.n_contacts(), 1);
     assert!(p.contacts[0].gap.abs() < 1e-12);
     // 1 x 1 LCP: N = -b / W when b < 0.
-    let w = p.delassus.to_dense()[0][0];
+    let w = p.delassus.as_ref().expect("assembled").to_dense()[0][0];
     let n = -p.b[0] / w;
     assert!(close(w, 1.0 / 1.5 + 0.0), "W = {w}");
     assert!(close(n, 1.5 * 9.81 * phi.cos()), "N = {n}");

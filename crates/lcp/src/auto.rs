@@ -28,7 +28,12 @@
 //! `auto(lemke)` when the first candidate succeeded, `auto(bpp>lemke)` when `bpp` failed and
 //! `lemke` produced the result; the note says which rule applied and how each try ended.
 //! Iterations, pivots, matrix-vector products, factorisations and time are summed over the
-//! tries; the time limit applies to all tries together. [`LcpSolver::name`] returns the spec
+//! tries; the time limit applies to all tries together.
+//!
+//! A Gram-form M = G G' + D ([`Lcp::from_gram`]) with n > [`LARGE_SPARSE_N`] is not
+//! diagnosed (that would assemble it): it is symmetric positive semidefinite by construction,
+//! and the candidates are the matrix-free `pgs` and `apgd`, then `bpp` on the assembled M
+//! (memory-checked by the driver). A smaller one is assembled and classified as above. [`LcpSolver::name`] returns the spec
 //! `auto` (parseable); the run-dependent `auto(...)` text goes into `Solution::solver` only.
 
 use std::time::Duration;
@@ -85,7 +90,7 @@ pub const DENSE_ONLY: [&str; 3] = ["lemke", "murty", "enum"];
 /// True when a sparse M must not go to a [`DENSE_ONLY`] solver at all: two dense copies of M
 /// (lemke's tableau) would exceed `memory_budget`.
 pub fn keeps_sparse(lcp: &Lcp, memory_budget: u64) -> bool {
-    matches!(lcp.matrix(), Matrix::Sparse(_)) && !memory::dense_fits(lcp, 2, memory_budget)
+    lcp.is_sparse() && !memory::dense_fits(lcp, 2, memory_budget)
 }
 
 /// The rule that applied and the candidate names, in order (before the registry filter).
@@ -125,14 +130,24 @@ pub fn candidates(
     (rule, names)
 }
 
+/// The rule for a large Gram-form M (see the module docs).
+const GRAM_RULE: &str =
+    "Gram form G G' + D (symmetric positive semidefinite), large: matrix-free first";
+/// Its candidates.
+const GRAM_CANDIDATES: [&str; 3] = ["pgs", "apgd", "bpp"];
+
 /// A candidate solver with its registry name.
 type Candidate = (String, Box<dyn LcpSolver>);
 
 /// The candidates that exist in the built-in registry, built with their defaults; `bpp` when
 /// none of them does.
 fn plan(lcp: &Lcp, memory_budget: u64) -> (&'static str, Vec<Candidate>) {
-    let d = diagnose_with(lcp, &DiagnoseLimits::cheap());
-    let (rule, names) = candidates(lcp, &d, memory_budget);
+    let (rule, names) = if lcp.gram().is_some() && lcp.n() > LARGE_SPARSE_N {
+        (GRAM_RULE, GRAM_CANDIDATES.to_vec())
+    } else {
+        let d = diagnose_with(lcp, &DiagnoseLimits::cheap());
+        candidates(lcp, &d, memory_budget)
+    };
     let algorithms = crate::algorithms::entries();
     let mut built: Vec<Candidate> = names
         .iter()
@@ -164,6 +179,12 @@ impl LcpSolver for Auto {
     /// driver rejects `max_iter = 0`).
     fn default_max_iter(&self, _n: usize) -> usize {
         0
+    }
+
+    /// Each candidate goes through the driver, which checks the assembly of a Gram-form M for
+    /// the candidates that read entries.
+    fn matrix_free(&self) -> bool {
+        true
     }
 
     /// Runs the candidates in the caller's context (counters and history accumulate); each

@@ -22,6 +22,14 @@
 //! Every [`Solution`] carries the residual `||min(z, w)||_2 / ||q||_2` recomputed from z by the
 //! driver ([`solver::run_solver`]), never copied from a solver's loop.
 //!
+//! # Matrix-free problems
+//!
+//! A symmetric positive semidefinite M = G G' + D (a Delassus matrix W = J M⁻¹ J' is one, with
+//! G = J L) can be held by its sparse factor: [`Lcp::from_gram`] with a [`GramMatrix`]. `pgs`,
+//! `psor`, `sgs` and `apgd` then run without forming M ([`LcpSolver::matrix_free`]); any other
+//! solver gets M assembled once, after the driver has checked its size against the memory
+//! budget.
+//!
 //! Work is bounded by the request: every dense array a solver sizes from the problem is
 //! checked against [`SolveOptions::memory_budget`] (default [`DEFAULT_MEMORY_BUDGET`], 2 GiB)
 //! before it is allocated ([`memory`]), the wall-clock limit reaches every solver (clarabel
@@ -32,6 +40,7 @@ pub mod auto;
 pub mod diagnostics;
 pub mod formats;
 pub mod generate;
+pub mod gram;
 pub mod linalg;
 pub mod memory;
 pub mod merit;
@@ -49,6 +58,7 @@ pub mod steps;
 pub struct ReadmeDoctests;
 
 pub use formats::{read_problem, write_problem, Format, FormatError, FormatErrorKind};
+pub use gram::{GramError, GramMatrix};
 pub use memory::{MemoryError, DEFAULT_MEMORY_BUDGET};
 pub use merit::{evaluate, worst_row, Merit, RowCheck};
 pub use params::{ParamDoc, ParamValue, SolverParams, SpecError};

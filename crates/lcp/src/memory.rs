@@ -109,9 +109,25 @@ pub fn check_dense_work(
     what: &str,
 ) -> Result<(), MemoryError> {
     let n = lcp.n();
+    if lcp.gram().is_some() {
+        return Ok(());
+    }
     match lcp.matrix() {
         Matrix::Dense(_) => check_dense(n, n, copies, budget, || format!("{what} (n = {n})")),
         Matrix::Sparse(_) => Ok(()),
+    }
+}
+
+/// For a Gram-form M = G G' + D ([`Lcp::from_gram`]), checks the bytes of its sparse assembly
+/// (nnz counted from G's pattern without forming M) against the budget before a solver that
+/// reads entries makes [`Lcp::matrix`] assemble it; nothing to check otherwise or once
+/// assembled is not needed (`solver` names who asks).
+pub fn check_assembly(lcp: &Lcp, budget: u64, solver: &str) -> Result<(), MemoryError> {
+    match lcp.gram() {
+        Some(g) => check_bytes(g.assembled_bytes(), budget, || {
+            format!("{solver}: sparse assembly of M = G G' + D (n = {})", lcp.n())
+        }),
+        None => Ok(()),
     }
 }
 

@@ -164,10 +164,9 @@ pub fn worst_row(lcp: &Lcp, z: &[f64], w: &[f64], row_tol: f64) -> Option<RowChe
     }
     let t = row_tol.max(ROUNDOFF_ROWS * f64::EPSILON);
     let mut mz = vec![0.0; n];
-    lcp.abs_mul_vec(z, &mut mz);
     // z is judged column by column at the scale it enters w: y_j = c_j z_j, c_j = max_i |M_ij|
     // (an empty column takes the largest c, or 1 for M = 0).
-    let mut c = lcp.column_abs_max();
+    let mut c = lcp.abs_mul_vec_and_column_abs_max(z, &mut mz);
     let c_max = c.iter().fold(0.0f64, |m, v| m.max(*v));
     let fallback = if c_max > 0.0 && c_max.is_finite() { c_max } else { 1.0 };
     c.iter_mut().for_each(|v| {
@@ -179,11 +178,17 @@ pub fn worst_row(lcp: &Lcp, z: &[f64], w: &[f64], row_tol: f64) -> Option<RowChe
     let y_max = y.iter().fold(0.0f64, |m, v| m.max(v.abs()));
     // What an error of t y_max in every y_j, keeping z >= 0, can move w_i by: up (to lift a
     // negative w_i) and down (to bring a positive w_i to 0 where z_i > 0).
+    // With it, the same lift carried out: row i at the point within the budget where w_i is
+    // largest (one scan of the entries for both).
     let (mut reach_up, mut reach_down) = (vec![0.0; n], vec![0.0; n]);
-    lcp.perturbation_reach(&c, z, t * y_max * fallback, &mut reach_up, &mut reach_down);
-    // The same lift carried out: row i at the point within the budget where w_i is largest.
     let (mut w_up, mut s_up) = (vec![0.0; n], vec![0.0; n]);
-    lcp.lifted_rows(&c, z, t * y_max * fallback, &mut w_up, &mut s_up);
+    lcp.reach_and_lifted_rows(
+        &c,
+        z,
+        t * y_max * fallback,
+        (&mut reach_up, &mut reach_down),
+        (&mut w_up, &mut s_up),
+    );
     // x / a with 0 / 0 = 0, x / 0 = inf, non-finite = inf; below UNDERFLOW, 0.
     let over = |x: f64, a: f64| -> f64 {
         if !(x.is_finite() && a.is_finite()) {

@@ -3,8 +3,12 @@
 //! Find z, w in R^n with w = Mz + q, z >= 0, w >= 0 and z'w = 0 (Cottle, Pang, Stone 1992,
 //! *The Linear Complementarity Problem*, §1.1).
 
+use std::sync::OnceLock;
+
 use faer::sparse::{SparseRowMat, Triplet};
 use faer::Mat;
+
+use crate::gram::{GramError, GramMatrix};
 
 /// Why an [`Lcp`] could not be built. Indices are zero-based.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
@@ -78,6 +82,9 @@ pub enum ProblemError {
     /// faer refused the sparse structure.
     #[error("sparse matrix construction failed: {0}")]
     Sparse(String),
+    /// The factor G or the diagonal D of a Gram form M = G G' + D is invalid.
+    #[error("Gram form M = G G' + D: {0}")]
+    Gram(#[from] GramError),
 }
 
 /// The matrix M of an LCP, dense (faer) or sparse in compressed rows (faer CSR).
@@ -107,6 +114,56 @@ impl Matrix {
     }
 }
 
+/// One entry's part in [`Lcp::perturbation_reach`].
+#[allow(clippy::too_many_arguments)]
+#[inline]
+fn reach_add(
+    c: &[f64],
+    z: &[f64],
+    scale: f64,
+    inc: &mut [f64],
+    dec: &mut [f64],
+    i: usize,
+    j: usize,
+    v: f64,
+) {
+    if v == 0.0 {
+        return;
+    }
+    let full = v.abs() / c[j] * scale;
+    let limited = v.abs() * z[j].max(0.0).min(scale / c[j]);
+    if v > 0.0 {
+        inc[i] += full;
+        dec[i] += limited;
+    } else {
+        inc[i] += limited;
+        dec[i] += full;
+    }
+}
+
+/// One entry's part in [`Lcp::lifted_rows`].
+#[allow(clippy::too_many_arguments)]
+#[inline]
+fn lift_add(
+    c: &[f64],
+    z: &[f64],
+    scale: f64,
+    w_up: &mut [f64],
+    s_up: &mut [f64],
+    i: usize,
+    j: usize,
+    v: f64,
+) {
+    if v == 0.0 {
+        return;
+    }
+    let zj = z[j].max(0.0);
+    let step = scale / c[j];
+    let lifted = if v > 0.0 { zj + step } else { zj - zj.min(step) };
+    w_up[i] += v * lifted;
+    s_up[i] += v.abs() * lifted;
+}
+
 /// How many products with M or M' a problem has performed ([`Lcp::products`]). A clone
 /// starts again from zero.
 #[derive(Debug, Default)]
@@ -118,10 +175,24 @@ impl Clone for Products {
     }
 }
 
+/// How an [`Lcp`] holds M: stored entries, or the Gram form G G' + D with M assembled only
+/// when a caller asks for its entries ([`Lcp::matrix`]).
+#[derive(Debug, Clone)]
+enum Storage {
+    Stored(Matrix),
+    Gram { gram: Box<GramMatrix>, assembled: OnceLock<Matrix> },
+}
+
 /// A validated LCP(M, q): M square, q of matching size, every entry finite.
+///
+/// M is stored dense or sparse ([`Matrix`]), or held matrix-free as M = G G' + D
+/// ([`Lcp::from_gram`], a [`GramMatrix`]): products, the diagonal, single entries and the
+/// merit's entry scans then run on G and D, and the sweeps of `pgs`, `psor`, `sgs` and the
+/// products of `apgd` never form M. A solver that reads M's entries through [`Lcp::matrix`]
+/// gets M assembled once (sparse, the same entries bit for bit) and kept.
 #[derive(Debug, Clone)]
 pub struct Lcp {
-    m: Matrix,
+    m: Storage,
     q: Vec<f64>,
     products: Products,
     /// Optional name (file stem, registry id).
@@ -165,7 +236,35 @@ impl Lcp {
                 }
             }
         }
+        Ok(Self {
+            m: Storage::Stored(m),
+            q,
+            products: Products::default(),
+            name: None,
+            source: None,
+        })
+    }
+
+    /// The matrix-free problem LCP(G G' + D, q) (symmetric positive semidefinite by
+    /// construction); q must have one finite entry per row of G.
+    pub fn from_gram(gram: GramMatrix, q: Vec<f64>) -> Result<Self, ProblemError> {
+        let n = gram.n();
+        if q.len() != n {
+            return Err(ProblemError::SizeMismatch { n, q_len: q.len() });
+        }
+        if let Some((index, &value)) = q.iter().enumerate().find(|(_, v)| !v.is_finite()) {
+            return Err(ProblemError::NonFiniteQ { index, value });
+        }
+        let m = Storage::Gram { gram: Box::new(gram), assembled: OnceLock::new() };
         Ok(Self { m, q, products: Products::default(), name: None, source: None })
+    }
+
+    /// The Gram form M = G G' + D, when the problem holds M that way.
+    pub fn gram(&self) -> Option<&GramMatrix> {
+        match &self.m {
+            Storage::Gram { gram, .. } => Some(gram),
+            Storage::Stored(_) => None,
+        }
     }
 
     /// Dense problem from rows of M (rows are rows).
@@ -237,19 +336,46 @@ impl Lcp {
         &self.q
     }
 
-    /// The matrix M.
+    /// The matrix M. A Gram-form M is assembled (sparse) on the first call and kept: the
+    /// solvers that read entries call this, the matrix-free ones use [`Lcp::gram`]. The
+    /// driver checks the assembled size against the memory budget first
+    /// ([`crate::memory::check_assembly`]); other callers (writers) assemble unchecked.
     pub fn matrix(&self) -> &Matrix {
-        &self.m
-    }
-
-    /// True when M is stored sparse.
-    pub fn is_sparse(&self) -> bool {
-        matches!(self.m, Matrix::Sparse(_))
-    }
-
-    /// Number of stored nonzeros (dense: entries that are not exactly zero).
-    pub fn nnz(&self) -> usize {
         match &self.m {
+            Storage::Stored(m) => m,
+            Storage::Gram { gram, assembled } => {
+                assembled.get_or_init(|| Matrix::Sparse(gram.assemble()))
+            }
+        }
+    }
+
+    /// True when M is a Gram form that has been assembled (a solver or writer asked
+    /// [`Lcp::matrix`] for its entries); false for stored M and an untouched Gram form.
+    pub fn gram_is_assembled(&self) -> bool {
+        matches!(&self.m, Storage::Gram { assembled, .. } if assembled.get().is_some())
+    }
+
+    /// The stored M, or None for a Gram form (which has no stored entries).
+    fn stored(&self) -> Result<&Matrix, &GramMatrix> {
+        match &self.m {
+            Storage::Stored(m) => Ok(m),
+            Storage::Gram { gram, .. } => Err(gram),
+        }
+    }
+
+    /// True when M is stored sparse or held as a (sparse) Gram form.
+    pub fn is_sparse(&self) -> bool {
+        !matches!(self.m, Storage::Stored(Matrix::Dense(_)))
+    }
+
+    /// Number of stored nonzeros (dense: entries that are not exactly zero; Gram form: the
+    /// structural nonzeros of the assembled M, counted without forming it).
+    pub fn nnz(&self) -> usize {
+        let m = match self.stored() {
+            Ok(m) => m,
+            Err(g) => return g.assembled_nnz(),
+        };
+        match m {
             Matrix::Dense(d) => {
                 let mut count = 0;
                 for j in 0..d.ncols() {
@@ -263,7 +389,11 @@ impl Lcp {
 
     /// Entry `M[i][j]`.
     pub fn get(&self, i: usize, j: usize) -> f64 {
-        match &self.m {
+        let m = match self.stored() {
+            Ok(m) => m,
+            Err(g) => return g.entry(i, j),
+        };
+        match m {
             Matrix::Dense(d) => d[(i, j)],
             Matrix::Sparse(s) => {
                 let cols = s.col_idx_of_row_raw(i);
@@ -277,6 +407,9 @@ impl Lcp {
 
     /// Diagonal of M.
     pub fn diag(&self) -> Vec<f64> {
+        if let Some(g) = self.gram() {
+            return g.diagonal().to_vec();
+        }
         (0..self.n()).map(|i| self.get(i, i)).collect()
     }
 
@@ -298,7 +431,11 @@ impl Lcp {
     pub(crate) fn mul_vec_uncounted(&self, x: &[f64], y: &mut [f64]) {
         debug_assert_eq!(x.len(), self.n());
         debug_assert_eq!(y.len(), self.n());
-        match &self.m {
+        let m = match self.stored() {
+            Ok(m) => m,
+            Err(g) => return g.mul_vec(x, y),
+        };
+        match m {
             Matrix::Dense(d) => {
                 y.iter_mut().for_each(|v| *v = 0.0);
                 for (j, &xj) in x.iter().enumerate() {
@@ -323,7 +460,15 @@ impl Lcp {
     pub fn abs_mul_vec(&self, x: &[f64], y: &mut [f64]) {
         debug_assert_eq!(x.len(), self.n());
         debug_assert_eq!(y.len(), self.n());
-        match &self.m {
+        let m = match self.stored() {
+            Ok(m) => m,
+            Err(g) => {
+                // The entries of the assembled M in its order: the same sums bit for bit.
+                y.iter_mut().for_each(|v| *v = 0.0);
+                return g.for_each_entry(|i, j, v| y[i] += v.abs() * x[j].abs());
+            }
+        };
+        match m {
             Matrix::Dense(d) => {
                 y.iter_mut().for_each(|v| *v = 0.0);
                 for (j, &xj) in x.iter().enumerate() {
@@ -346,8 +491,13 @@ impl Lcp {
 
     /// Calls `f(i, j, M_ij)` for every entry of a dense M (column by column) or every stored
     /// entry of a sparse M (row by row).
+    /// A Gram form enumerates the entries of the assembled M in its order, without forming it.
     pub fn for_each_entry(&self, mut f: impl FnMut(usize, usize, f64)) {
-        match &self.m {
+        let m = match self.stored() {
+            Ok(m) => m,
+            Err(g) => return g.for_each_entry(f),
+        };
+        match m {
             Matrix::Dense(d) => {
                 for j in 0..self.n() {
                     for (i, &v) in d.col(j).iter().enumerate() {
@@ -388,21 +538,7 @@ impl Lcp {
         debug_assert_eq!(c.len(), self.n());
         inc.iter_mut().for_each(|v| *v = 0.0);
         dec.iter_mut().for_each(|v| *v = 0.0);
-        let add = |i: usize, j: usize, v: f64| {
-            if v == 0.0 {
-                return;
-            }
-            let full = v.abs() / c[j] * scale;
-            let limited = v.abs() * z[j].max(0.0).min(scale / c[j]);
-            if v > 0.0 {
-                inc[i] += full;
-                dec[i] += limited;
-            } else {
-                inc[i] += limited;
-                dec[i] += full;
-            }
-        };
-        self.for_each_entry(add);
+        self.for_each_entry(|i, j, v| reach_add(c, z, scale, inc, dec, i, j, v));
     }
 
     /// Each row at the point its negative w_i is judged at by the row test: z_j rises by
@@ -421,17 +557,45 @@ impl Lcp {
         debug_assert_eq!(c.len(), self.n());
         w_up.copy_from_slice(&self.q);
         s_up.iter_mut().zip(&self.q).for_each(|(s, q)| *s = q.abs());
-        let add = |i: usize, j: usize, v: f64| {
-            if v == 0.0 {
-                return;
-            }
-            let zj = z[j].max(0.0);
-            let step = scale / c[j];
-            let lifted = if v > 0.0 { zj + step } else { zj - zj.min(step) };
-            w_up[i] += v * lifted;
-            s_up[i] += v.abs() * lifted;
+        self.for_each_entry(|i, j, v| lift_add(c, z, scale, w_up, s_up, i, j, v));
+    }
+
+    /// [`Lcp::perturbation_reach`] and [`Lcp::lifted_rows`] in one scan of the entries, each
+    /// sum taking the same terms in the same order (the same bits): the driver's row test
+    /// calls this, so a Gram form recomputes its entries from G once instead of twice.
+    pub fn reach_and_lifted_rows(
+        &self,
+        c: &[f64],
+        z: &[f64],
+        scale: f64,
+        (inc, dec): (&mut [f64], &mut [f64]),
+        (w_up, s_up): (&mut [f64], &mut [f64]),
+    ) {
+        debug_assert_eq!(c.len(), self.n());
+        inc.iter_mut().for_each(|v| *v = 0.0);
+        dec.iter_mut().for_each(|v| *v = 0.0);
+        w_up.copy_from_slice(&self.q);
+        s_up.iter_mut().zip(&self.q).for_each(|(s, q)| *s = q.abs());
+        self.for_each_entry(|i, j, v| {
+            reach_add(c, z, scale, inc, dec, i, j, v);
+            lift_add(c, z, scale, w_up, s_up, i, j, v);
+        });
+    }
+
+    /// [`Lcp::abs_mul_vec`] into `y` and [`Lcp::column_abs_max`] returned, in one scan of a
+    /// Gram form's entries (stored matrices: the two calls; the same bits either way).
+    pub fn abs_mul_vec_and_column_abs_max(&self, x: &[f64], y: &mut [f64]) -> Vec<f64> {
+        let Some(g) = self.gram() else {
+            self.abs_mul_vec(x, y);
+            return self.column_abs_max();
         };
-        self.for_each_entry(add);
+        let mut c = vec![0.0f64; self.n()];
+        y.iter_mut().for_each(|v| *v = 0.0);
+        g.for_each_entry(|i, j, v| {
+            y[i] += v.abs() * x[j].abs();
+            c[j] = c[j].max(v.abs());
+        });
+        c
     }
 
     /// y = M' x (counted in [`Lcp::products`]).
@@ -444,7 +608,12 @@ impl Lcp {
     pub(crate) fn mul_vec_transpose_uncounted(&self, x: &[f64], y: &mut [f64]) {
         debug_assert_eq!(x.len(), self.n());
         debug_assert_eq!(y.len(), self.n());
-        match &self.m {
+        let m = match self.stored() {
+            Ok(m) => m,
+            // G G' + D is symmetric.
+            Err(g) => return g.mul_vec(x, y),
+        };
+        match m {
             Matrix::Dense(d) => {
                 for (j, yj) in y.iter_mut().enumerate() {
                     *yj = d.col(j).iter().zip(x).map(|(a, b)| a * b).sum();
@@ -476,7 +645,7 @@ impl Lcp {
     /// copy from user input uses [`crate::memory::to_dense`], which refuses a copy above the
     /// memory budget instead of aborting.
     pub fn to_dense(&self) -> Mat<f64> {
-        match &self.m {
+        match self.matrix() {
             Matrix::Dense(d) => d.clone(),
             Matrix::Sparse(s) => s.to_dense(),
         }
@@ -484,7 +653,7 @@ impl Lcp {
 
     /// M as compressed rows (copies a dense M, dropping exact zeros).
     pub fn to_sparse(&self) -> SparseRowMat<usize, f64> {
-        match &self.m {
+        match self.matrix() {
             Matrix::Sparse(s) => s.clone(),
             Matrix::Dense(d) => {
                 let n = d.nrows();

@@ -352,6 +352,14 @@ pub trait LcpSolver: Send + Sync {
         Ok(())
     }
 
+    /// True when the solver runs on a Gram-form M = G G' + D ([`Lcp::from_gram`]) without its
+    /// entries (products and sweeps through G). For any other solver the driver checks the
+    /// sparse assembly of such an M against the memory budget before [`LcpSolver::run`], which
+    /// then reads the assembled M through [`Lcp::matrix`]. False by default.
+    fn matrix_free(&self) -> bool {
+        false
+    }
+
     /// The algorithm: for an iterative method, its initial [`crate::steps::Steps`] state handed to
     /// the loop [`crate::steps::run_steps`] (see [`crate::lcp_solver!`]'s `steps:`); for a
     /// direct one, the whole solve. Claimed statuses and certificates are checked by the driver.
@@ -383,6 +391,9 @@ impl<S: LcpSolver + ?Sized> LcpSolver for Box<S> {
     }
     fn validate(&self) -> Result<(), SolveError> {
         (**self).validate()
+    }
+    fn matrix_free(&self) -> bool {
+        (**self).matrix_free()
     }
     fn run(&self, lcp: &Lcp, ctx: &mut SolveContext<'_>) -> Result<Outcome, SolveError> {
         (**self).run(lcp, ctx)
@@ -597,7 +608,9 @@ impl Entry {
 /// `run`, `fn(&Self, &Lcp, &mut SolveContext) -> Result<Outcome, SolveError>` (a one-shot
 /// method, or one that checks its input before its steps start), or, with
 /// `steps: |solver, lcp, ctx| STATE`, the initial state of a [`crate::steps::Steps`] method
-/// that the driver's loop [`crate::steps::run_steps`] runs.
+/// that the driver's loop [`crate::steps::run_steps`] runs. An optional `matrix_free: true,`
+/// after `max_iter` declares that the algorithm runs on a Gram-form M without its entries
+/// ([`LcpSolver::matrix_free`]).
 ///
 /// ```
 /// use signorini_lcp::{Lcp, Outcome, SolveContext, SolveError, Status, SolveOptions, LcpSolver};
@@ -635,6 +648,7 @@ macro_rules! lcp_solver {
             summary: $summary:expr,
             tol: $tol:expr,
             max_iter: |$p:pat_param, $n:pat_param| $max_iter:expr,
+            $(matrix_free: $mf:expr,)?
             steps: |$s:pat_param, $l:pat_param, $c:pat_param| $init:expr $(,)?
         }
     ) => {
@@ -644,6 +658,7 @@ macro_rules! lcp_solver {
                 summary: $summary,
                 tol: $tol,
                 max_iter: |$p, $n| $max_iter,
+                $(matrix_free: $mf,)?
                 run: |solver: &$solver,
                       lcp: &$crate::Lcp,
                       ctx: &mut $crate::SolveContext<'_>|
@@ -662,6 +677,7 @@ macro_rules! lcp_solver {
             summary: $summary:expr,
             tol: $tol:expr,
             max_iter: |$p:pat_param, $n:pat_param| $max_iter:expr,
+            $(matrix_free: $mf:expr,)?
             run: $run:expr $(,)?
         }
     ) => {
@@ -699,6 +715,9 @@ macro_rules! lcp_solver {
             fn validate(&self) -> Result<(), $crate::SolveError> {
                 Ok($crate::params::SolverParams::validate(&self.params)?)
             }
+            fn matrix_free(&self) -> bool {
+                $crate::solver::declared(&[$($mf)?])
+            }
             fn run(
                 &self,
                 lcp: &$crate::Lcp,
@@ -708,6 +727,12 @@ macro_rules! lcp_solver {
             }
         }
     };
+}
+
+/// The optional flag of [`crate::lcp_solver!`] (`matrix_free: EXPR,`): false when absent.
+#[doc(hidden)]
+pub fn declared(flag: &[bool]) -> bool {
+    flag.first().copied().unwrap_or(false)
 }
 
 /// Relative tolerance used when re-checking Farkas certificates.
@@ -773,6 +798,9 @@ pub fn run_solver<S: LcpSolver + ?Sized>(
     let outcome = if n == 0 {
         Outcome::new(Vec::new(), Status::Solved, 0)
     } else {
+        if !solver.matrix_free() {
+            crate::memory::check_assembly(lcp, ctx.memory_budget, &solver.name())?;
+        }
         solver.run(lcp, &mut ctx)?
     };
     let solve_seconds = ctx.start.elapsed().as_secs_f64();

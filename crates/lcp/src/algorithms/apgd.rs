@@ -20,6 +20,9 @@
 //! minimises a different function. Positive semidefiniteness is not checked (too costly); an
 //! indefinite M makes the objective unbounded and the run ends `numerical_failure` (non-finite
 //! iterate) or at the iteration limit, never `solved` with a wrong z.
+//!
+//! On a Gram-form M = G G' + D ([`Lcp::from_gram`]) every product is G (G' x) + D x and the
+//! symmetry check is skipped (symmetric by construction): M is never formed.
 
 use crate::linalg::symmetry::asymmetry;
 use crate::merit::norm2;
@@ -61,6 +64,7 @@ crate::lcp_solver! {
         summary: "accelerated projected gradient with adaptive restart (symmetric PSD M)",
         tol: 1e-8,
         max_iter: |_params, _n| 100_000,
+        matrix_free: true,
         run: Apgd::solve_loop,
     }
 }
@@ -91,7 +95,9 @@ fn lipschitz_estimate(lcp: &Lcp, ctx: &mut SolveContext<'_>, iters: usize) -> f6
 
 impl Apgd {
     fn solve_loop(&self, lcp: &Lcp, ctx: &mut SolveContext<'_>) -> Result<Outcome, SolveError> {
-        if let Some((i, j, a, b)) = asymmetry(lcp, 1e-12) {
+        // A Gram form G G' + D is symmetric by construction (and holds no entries to compare).
+        let asymmetric = if lcp.gram().is_some() { None } else { asymmetry(lcp, 1e-12) };
+        if let Some((i, j, a, b)) = asymmetric {
             return Err(SolveError::Unsupported {
                 solver: self.name(),
                 reason: format!(

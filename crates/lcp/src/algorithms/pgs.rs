@@ -15,9 +15,14 @@
 //! max_i |Δz_i| / max_i |z_i|; the exact merit (one more product with M, counted) is computed
 //! every `check_every` sweeps, when the change has fallen to round-off, and at the last sweep,
 //! and decides convergence.
+//!
+//! On a Gram-form M = G G' + D ([`Lcp::from_gram`]) the sweeps run matrix-free
+//! ([`GramSweeper`]): the same updates with w_i = G_i · (G' z) + D_i z_i + q_i, G' z kept
+//! current, so the iterates equal those on the assembled M up to rounding.
 
 use crate::linalg::sweeps::{
-    iterate, positive_diagonal, sweep_backward, sweep_forward, LoopSettings, Rows,
+    checked_diagonal, iterate, positive_diagonal, sweep_backward, sweep_forward, GramSweeper,
+    LoopSettings, Rows,
 };
 use crate::solver::{Entry, Outcome, SolveContext, SolveError};
 use crate::status::Status;
@@ -40,6 +45,9 @@ fn run_sweeps(
     check_every: usize,
     direction: Direction,
 ) -> Result<Outcome, SolveError> {
+    if let Some(gram) = lcp.gram() {
+        return run_gram_sweeps(lcp, gram, ctx, omega, check_every, direction);
+    }
     crate::memory::check_dense_work(lcp, 1, ctx.memory_budget, "pgs: row-major copy of M")?;
     let n = lcp.n();
     let rows = Rows::new(lcp);
@@ -62,6 +70,42 @@ fn run_sweeps(
         Direction::Forward => sweep_forward(&rows, q, &diag, omega, z),
         Direction::Symmetric => sweep_forward(&rows, q, &diag, omega, z)
             .merge(sweep_backward(&rows, q, &diag, omega, z)),
+    };
+    iterate(lcp, ctx, z, settings, sweep, None)
+}
+
+/// [`run_sweeps`] on a Gram-form M, matrix-free.
+fn run_gram_sweeps(
+    lcp: &Lcp,
+    gram: &crate::GramMatrix,
+    ctx: &mut SolveContext<'_>,
+    omega: f64,
+    check_every: usize,
+    direction: Direction,
+) -> Result<Outcome, SolveError> {
+    let n = lcp.n();
+    let diag = match checked_diagonal(gram.diagonal().to_vec()) {
+        Ok(d) => d,
+        Err(msg) => {
+            let mut o = Outcome::new(vec![0.0; n], Status::NumericalFailure, 0);
+            o.note = Some(msg);
+            return Ok(o);
+        }
+    };
+    let z = ctx.start_projected(n);
+    let mut sweeper = GramSweeper::new(gram, &z);
+    let q = lcp.q();
+    let matvecs_per_sweep = match direction {
+        Direction::Forward => 1,
+        Direction::Symmetric => 2,
+    };
+    let settings = LoopSettings { check_every, matvecs_per_sweep };
+    let sweep = |z: &mut [f64]| match direction {
+        Direction::Forward => sweeper.forward(q, &diag, omega, z),
+        Direction::Symmetric => {
+            let a = sweeper.forward(q, &diag, omega, z);
+            a.merge(sweeper.backward(q, &diag, omega, z))
+        }
     };
     iterate(lcp, ctx, z, settings, sweep, None)
 }
@@ -95,6 +139,7 @@ macro_rules! sweep_method {
                 summary: $summary,
                 tol: DEFAULT_TOL,
                 max_iter: |_params, _n| DEFAULT_MAX_ITER,
+                matrix_free: true,
                 run: |s: &$solver, lcp: &Lcp, ctx: &mut SolveContext<'_>| {
                     run_sweeps(lcp, ctx, s.params.omega, s.params.check_every, $dir)
                 },

@@ -5,7 +5,9 @@
 //! $z_i \leftarrow \max(0,\; z_i - \omega\, w_i / m_{ii})$ (Cottle, Pang, Stone 1992, §5.2);
 //! [`iterate`] runs them as steps of the one driver ([`run_steps`]: sweep, cheap measure,
 //! exact merit every `check_every` sweeps, stop on success, round-off stagnation, divergence,
-//! time or iteration limit).
+//! time or iteration limit). [`GramSweeper`] runs the same updates on a Gram-form
+//! M = G G' + D without forming M: it keeps v = G' z, so that w_i = G_i · v + D_i z_i + q_i
+//! costs one pass over row i of G and an update Δz_i one more (v += Δz_i G_i').
 
 use faer::sparse::SparseRowMat;
 
@@ -13,7 +15,7 @@ use std::borrow::Cow;
 
 use crate::solver::{Outcome, SolveContext, SolveError};
 use crate::steps::{run_steps, Movement, Policy, Start, Step, StepResult, Steps};
-use crate::{Lcp, Matrix};
+use crate::{GramMatrix, Lcp, Matrix};
 
 /// Rows of M as the sweeps read them: the CSR of a sparse M in place, or a row-major copy of
 /// a dense M made once.
@@ -102,6 +104,13 @@ pub fn positive_diagonal(rows: &Rows<'_>, n: usize) -> Result<Vec<f64>, String> 
                 *d += v;
             }
         });
+    }
+    checked_diagonal(diag)
+}
+
+/// `diag` itself, or the first row whose entry is not positive (see [`positive_diagonal`]).
+pub fn checked_diagonal(diag: Vec<f64>) -> Result<Vec<f64>, String> {
+    for (i, d) in diag.iter().enumerate() {
         if d.is_nan() || *d <= 0.0 {
             return Err(format!(
                 "row {i}: diagonal entry M[{i}][{i}] = {d} is not positive; splitting methods \
@@ -206,6 +215,69 @@ pub fn sweep_backward(
 ) -> SweepInfo {
     let n = z.len();
     sweep_in(rows, q, diag, omega, z, (0..n).rev())
+}
+
+/// The projected sweeps on a Gram-form M = G G' + D, matrix-free: the state v = G' z is
+/// built once from the starting z and updated with every change of a z_i, so a sweep reads
+/// each row of G twice (the dot product, then the update) and never an entry of M. The
+/// iterates are those of [`sweep_forward`] / [`sweep_backward`] on the assembled M up to
+/// rounding (w_i is summed as q_i + G_i · v + D_i z_i instead of q_i + Σ_j m_ij z_j).
+#[derive(Debug)]
+pub struct GramSweeper<'a> {
+    gram: &'a GramMatrix,
+    v: Vec<f64>,
+}
+
+impl<'a> GramSweeper<'a> {
+    /// The sweeper for M = `gram` starting at `z` (v = G' z).
+    pub fn new(gram: &'a GramMatrix, z: &[f64]) -> Self {
+        let mut v = vec![0.0; gram.factor().ncols()];
+        gram.factor_transpose_mul(z, &mut v);
+        Self { gram, v }
+    }
+
+    /// One relaxed projected update of coordinate i; returns the new z_i.
+    #[inline]
+    fn update(&mut self, q: &[f64], diag: &[f64], omega: f64, z: &mut [f64], i: usize) -> f64 {
+        let g = self.gram;
+        let w = q[i] + (g.row_dot(i, &self.v) + g.compliance_at(i) * z[i]);
+        let new = project(z[i] - omega * w / diag[i]);
+        let dz = new - z[i];
+        if dz != 0.0 {
+            g.row_axpy(i, dz, &mut self.v);
+        }
+        z[i] = new;
+        new
+    }
+
+    fn sweep_in(
+        &mut self,
+        q: &[f64],
+        diag: &[f64],
+        omega: f64,
+        z: &mut [f64],
+        order: impl Iterator<Item = usize>,
+    ) -> SweepInfo {
+        let mut info = SweepInfo::ZERO;
+        for i in order {
+            let old = z[i];
+            let new = self.update(q, diag, omega, z, i);
+            info.push(old, new);
+        }
+        info
+    }
+
+    /// Forward sweep i = 0..n.
+    pub fn forward(&mut self, q: &[f64], diag: &[f64], omega: f64, z: &mut [f64]) -> SweepInfo {
+        let n = z.len();
+        self.sweep_in(q, diag, omega, z, 0..n)
+    }
+
+    /// Backward sweep i = n-1..0.
+    pub fn backward(&mut self, q: &[f64], diag: &[f64], omega: f64, z: &mut [f64]) -> SweepInfo {
+        let n = z.len();
+        self.sweep_in(q, diag, omega, z, (0..n).rev())
+    }
 }
 
 /// How the shared loop runs a splitting method.

@@ -13,9 +13,9 @@
 //! diverged on three of the Siconos files when measured with memory 10). The exact merit is
 //! evaluated every step and decides convergence. A singular J is retried once with a tiny
 //! diagonal shift; when the line search fails the shortest step is taken anyway, and five such
-//! failures in a row end the run as `stalled` — or, with `fallback_sweeps = k > 0`, k sweeps of
-//! `nsgs` are run from the current r instead (a hybrid in the spirit of Siconos' NSN hybrid
-//! strategies). With `gradient_fallback = true` a failed Newton line search is first followed
+//! failures in a row end the run as `stalled` — or, with `fallback_sweeps = k > 0`, up to k
+//! sweeps of `nsgs` are run from the current r instead, in chunks of 10 that stop once the error
+//! is within tolerance (a hybrid in the spirit of Siconos' NSN hybrid strategies). With `gradient_fallback = true` a failed Newton line search is first followed
 //! by an Armijo step along -J'Phi, the gradient of ½|Phi|², from the Cauchy step length
 //! |g|²/|J g|² (the gradient globalisation of semismooth Newton methods, De Luca, Facchinei,
 //! Kanzow 1996, "A semismooth equation approach to the solution of nonlinear complementarity
@@ -32,6 +32,7 @@ use super::nsgs::{sweep_once, NsgsParams};
 use super::{LinearSystem, Rows};
 use crate::cone::project;
 use crate::local::{alart_curnier, rho_from_block, AcPieces, M3, V3};
+use crate::merit::evaluate;
 use crate::solver::{projected, FcContext, FcOutcome};
 use crate::FcProblem;
 
@@ -332,7 +333,7 @@ impl<'c> Steps<FcContext<'c>> for NewtonAcState<'_> {
 
     /// One Newton step on the Alart–Curnier function with the non-monotone Armijo search, and
     /// its fallbacks (a gradient step, nsgs sweeps, or the shortest step).
-    fn step(&mut self, problem: &FcProblem, _: &mut FcContext<'c>, step_no: usize) -> FcStep {
+    fn step(&mut self, problem: &FcProblem, ctx: &mut FcContext<'c>, step_no: usize) -> FcStep {
         let p = &self.solver.params;
         let n = problem.n();
         let it = step_no - 1;
@@ -384,8 +385,18 @@ impl<'c> Steps<FcContext<'c>> for NewtonAcState<'_> {
             self.failures = 0;
         } else if p.fallback_sweeps > 0 {
             let nsgs_params = NsgsParams::default();
-            for _ in 0..p.fallback_sweeps {
-                sweep_once(&nsgs_params, problem, &self.rows, &self.blocks, &self.order, r);
+            // In chunks of 10, stopping once the error is within tolerance (Rover1040: one
+            // failed line search used to run all 50 sweeps, to 4e-13).
+            let mut done = 0;
+            while done < p.fallback_sweeps {
+                let chunk = (p.fallback_sweeps - done).min(10);
+                for _ in 0..chunk {
+                    sweep_once(&nsgs_params, problem, &self.rows, &self.blocks, &self.order, r);
+                }
+                done += chunk;
+                if evaluate(problem, &projected(problem, r)).1 <= ctx.tol {
+                    break;
+                }
             }
             self.fallbacks += 1;
         } else {

@@ -2,6 +2,37 @@
 
 pub mod fc_peers;
 
+use signorini_contact::{Body, Dimension, Scene, Shape};
+
+/// An m x layers x m grid of unit-diameter rigid spheres (masses 1, 2, 3 in turn) under
+/// gravity -y, margin 1e-9: centre (h i, 0.5 + lift + v j, h k) for sphere (i, j, k), with a
+/// floor y = 0 when `floor`. Shared by the time-stepping benches (`stepping_scale`,
+/// `warm_start`).
+pub fn sphere_grid(m: usize, layers: usize, (h, v, lift): (f64, f64, f64), floor: bool) -> Scene {
+    let mut scene = Scene::new(Dimension::Three, [0.0, -9.81, 0.0]);
+    scene.margin = 1e-9;
+    for i in 0..m {
+        for j in 0..layers {
+            for k in 0..m {
+                scene.bodies.push(Body::rigid(
+                    format!("g{i}_{j}_{k}"),
+                    Dimension::Three,
+                    1.0 + ((i + j + k) % 3) as f64,
+                    Shape::Sphere { radius: 0.5 },
+                    [h * i as f64, 0.5 + lift + v * j as f64, h * k as f64],
+                ));
+            }
+        }
+    }
+    if floor {
+        scene = scene.with_body(Body::fixed(
+            "floor",
+            Shape::HalfSpace { normal: [0.0, 1.0, 0.0], offset: 0.0 },
+        ));
+    }
+    scene
+}
+
 /// Median of repeated timings (the mean of the two middle values for an even count; NaN when
 /// there are none). Shared by the timing binaries.
 pub fn median(v: &[f64]) -> f64 {

@@ -20,7 +20,7 @@
 use std::process::Command;
 use std::time::Instant;
 
-use signorini_contact::{Body, Dimension, Scene, Shape};
+use signorini_contact::Scene;
 use signorini_integrators::scene_model::DEFAULT_STEP_CONTACT_MARGIN;
 use signorini_integrators::{
     run_stepping, MoreauJean, NoObserver, OnSolverFailure, Recording, Sample, SceneModel,
@@ -86,28 +86,7 @@ fn shape_of(n: usize) -> (usize, usize) {
 fn scene(family: &str, n: usize) -> Scene {
     let (m, layers) = shape_of(n);
     let spacing = if family == "free" { 2.0 } else { 1.0 };
-    let mut scene = Scene::new(Dimension::Three, [0.0, -9.81, 0.0]);
-    scene.margin = 1e-9;
-    for i in 0..m {
-        for j in 0..layers {
-            for k in 0..m {
-                scene.bodies.push(Body::rigid(
-                    format!("g{i}_{j}_{k}"),
-                    Dimension::Three,
-                    1.0 + ((i + j + k) % 3) as f64,
-                    Shape::Sphere { radius: 0.5 },
-                    [spacing * i as f64, 0.5 + spacing * j as f64, spacing * k as f64],
-                ));
-            }
-        }
-    }
-    if family == "pile" {
-        scene = scene.with_body(Body::fixed(
-            "floor",
-            Shape::HalfSpace { normal: [0.0, 1.0, 0.0], offset: 0.0 },
-        ));
-    }
-    scene
+    signorini_benches::sphere_grid(m, layers, (spacing, spacing, 0.0), family == "pile")
 }
 
 /// Peak resident set (kB) of this process.

@@ -17,7 +17,7 @@
 use std::time::Instant;
 
 use signorini_contact::packings::box_stacks;
-use signorini_contact::{Body, Dimension, Scene, Shape};
+use signorini_contact::{Dimension, Scene};
 use signorini_integrators::scene_model::DEFAULT_STEP_CONTACT_MARGIN;
 use signorini_integrators::{
     run_stepping, MoreauJean, NoObserver, OnSolverFailure, Sample, SceneModel, SteppingParams,
@@ -33,22 +33,7 @@ fn column(m: usize, layers: usize) -> Scene {
 /// The column with `gap` between the layers and above the floor: the spheres fall onto each
 /// other (impacts, contacts closing one after another).
 fn column_with_gap(m: usize, layers: usize, gap: f64) -> Scene {
-    let mut scene = Scene::new(Dimension::Three, [0.0, -9.81, 0.0]);
-    scene.margin = 1e-9;
-    for i in 0..m {
-        for j in 0..layers {
-            for k in 0..m {
-                scene.bodies.push(Body::rigid(
-                    format!("g{i}_{j}_{k}"),
-                    Dimension::Three,
-                    1.0 + ((i + j + k) % 3) as f64,
-                    Shape::Sphere { radius: 0.5 },
-                    [i as f64, 0.5 + (1.0 + gap) * j as f64 + gap, k as f64],
-                ));
-            }
-        }
-    }
-    scene.with_body(Body::fixed("floor", Shape::HalfSpace { normal: [0.0, 1.0, 0.0], offset: 0.0 }))
+    signorini_benches::sphere_grid(m, layers, (1.0, 1.0 + gap, gap), true)
 }
 
 #[derive(Clone, Copy, PartialEq)]

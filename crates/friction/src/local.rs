@@ -145,7 +145,11 @@ pub fn local_error(d: usize, wii: &M3, q: &V3, mu: f64, r: &V3) -> f64 {
 /// Newton then spent its iterations and fell back to 200 projection steps, two thirds of an
 /// `nsgs` solve of Siconos' Rover files (callgrind).
 pub fn local_converged(d: usize, wii: &M3, q: &V3, mu: f64, r: &V3, tol: f64) -> bool {
-    let u = local_velocity(d, wii, r, q);
+    converged_at(d, q, mu, r, &local_velocity(d, wii, r, q), tol)
+}
+
+/// [`local_converged`] with u = W_ii r + q_loc already computed.
+fn converged_at(d: usize, q: &V3, mu: f64, r: &V3, u: &V3, tol: f64) -> bool {
     let norm = |x: &[f64]| x.iter().map(|v| v * v).sum::<f64>().sqrt();
     let wr = [u[0] - q[0], u[1] - q[1], u[2] - q[2]];
     let scale = norm(&q[..d]).max(norm(&wr[..d])).max(norm(&r[..d])).max(1e-300);
@@ -185,10 +189,10 @@ pub fn newton_ac(d: usize, wii: &M3, q: &V3, mu: f64, r: &mut V3, settings: Loca
         p.iter().map(|v| v * v).sum::<f64>()
     };
     for _ in 0..settings.max_iter {
-        if done(r) {
+        let u = local_velocity(d, wii, r, q);
+        if converged_at(d, q, mu, r, &u, settings.tol) {
             return true;
         }
-        let u = local_velocity(d, wii, r, q);
         let pieces = alart_curnier(d, r, &u, mu, &rho);
         let jac = local_jacobian(d, &pieces, wii);
         let rhs = [-pieces.phi[0], -pieces.phi[1], -pieces.phi[2]];

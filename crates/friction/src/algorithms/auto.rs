@@ -62,7 +62,6 @@ impl Auto {
             (&nsgs, Some(self.params.nsgs_sweeps)),
             (&apgd, Some(self.params.apgd_iter)),
         ];
-        let stages_specs: [&dyn FcSolver; 3] = [&newton, &nsgs, &apgd];
         let mut best = ctx.initial_r(problem.n());
         let mut best_error = error(problem, &best);
         let mut best_stage = None;
@@ -70,7 +69,7 @@ impl Auto {
         // What each stage did, formatted once at the end (a stage's spec string and a
         // formatted error cost more than a whole solve of a one-contact file).
         let mut log: Vec<(usize, StageEnd)> = Vec::new();
-        for (k, (solver, own_cap)) in stages.into_iter().enumerate() {
+        for (k, &(solver, own_cap)) in stages.iter().enumerate() {
             if ctx.time_exceeded() {
                 log.push((k, Err("no time left".into())));
                 break;
@@ -114,7 +113,7 @@ impl Auto {
             Status::MaxIterations
         };
         let mut out = FcOutcome::new(best, status, iterations);
-        let spec = |k: usize| stages_specs[k].name();
+        let spec = |k: usize| stages[k].0.name();
         let mut said: Vec<String> = log
             .into_iter()
             .map(|(k, what)| match what {

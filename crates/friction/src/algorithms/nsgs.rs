@@ -137,20 +137,39 @@ pub(crate) fn sweep_once(
     r: &mut [f64],
 ) -> f64 {
     let d = problem.dimension();
-    let mut change = 0.0f64;
-    let mut size = 0.0f64;
+    let mut change = SweepChange::default();
     for &i in order {
         let (start, new) = local_update(p, problem, rows, &blocks[i], i, r);
+        change.write(d, i, &start, &new, r);
+    }
+    change.relative()
+}
+
+/// What a sweep changed: max |delta r| and max |r| over the blocks it wrote (maxima: exact
+/// whatever the order of the writes). Shared by `nsgs` and `nsgs-colored`.
+#[derive(Debug, Default)]
+pub(crate) struct SweepChange {
+    change: f64,
+    size: f64,
+}
+
+impl SweepChange {
+    /// Writes the new block of contact i into r and accounts for it.
+    pub(crate) fn write(&mut self, d: usize, i: usize, start: &V3, new: &V3, r: &mut [f64]) {
         for k in 0..d {
-            change = change.max((new[k] - start[k]).abs());
-            size = size.max(new[k].abs());
+            self.change = self.change.max((new[k] - start[k]).abs());
+            self.size = self.size.max(new[k].abs());
         }
         r[d * i..d * (i + 1)].copy_from_slice(&new[..d]);
     }
-    if size > 0.0 {
-        change / size
-    } else {
-        change
+
+    /// max |delta r| / max |r| (max |delta r| when r = 0).
+    pub(crate) fn relative(&self) -> f64 {
+        if self.size > 0.0 {
+            self.change / self.size
+        } else {
+            self.change
+        }
     }
 }
 

@@ -20,7 +20,7 @@ use super::FcStep;
 use signorini_lcp::steps::{run_steps, Policy, Start, Steps};
 use signorini_lcp::{SolveError, Status};
 
-use super::nsgs::{local_update, LocalSolver, NsgsParams};
+use super::nsgs::{local_update, LocalSolver, NsgsParams, SweepChange};
 use super::Rows;
 use crate::local::{M3, V3};
 use crate::solver::{projected, FcContext, FcOutcome};
@@ -187,8 +187,7 @@ fn colored_sweep(
     r: &mut [f64],
 ) -> f64 {
     let d = problem.dimension();
-    let mut change = 0.0f64;
-    let mut size = 0.0f64;
+    let mut change = SweepChange::default();
     let mut updates: Vec<(V3, V3)> = Vec::new();
     for group in colors {
         let frozen: &[f64] = r;
@@ -198,18 +197,10 @@ fn colored_sweep(
             .map(|&i| local_update(p, problem, rows, &blocks[i], i, frozen))
             .collect_into_vec(&mut updates);
         for (&i, (start, new)) in group.iter().zip(&updates) {
-            for k in 0..d {
-                change = change.max((new[k] - start[k]).abs());
-                size = size.max(new[k].abs());
-            }
-            r[d * i..d * (i + 1)].copy_from_slice(&new[..d]);
+            change.write(d, i, start, new, r);
         }
     }
-    if size > 0.0 {
-        change / size
-    } else {
-        change
-    }
+    change.relative()
 }
 
 #[cfg(test)]

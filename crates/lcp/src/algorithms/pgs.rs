@@ -22,7 +22,7 @@
 
 use crate::linalg::sweeps::{
     checked_diagonal, iterate, positive_diagonal, sweep_backward, sweep_forward, GramSweeper,
-    LoopSettings, Rows,
+    LoopSettings, Rows, SweepInfo,
 };
 use crate::solver::{Entry, Outcome, SolveContext, SolveError};
 use crate::status::Status;
@@ -37,7 +37,30 @@ enum Direction {
     Symmetric,
 }
 
-/// Runs a plain (forward or symmetric) relaxed sweep method.
+/// What the sweeps read M through: its rows, or its Gram form matrix-free.
+enum Sweeper<'a> {
+    Rows(Rows<'a>),
+    Gram(GramSweeper<'a>),
+}
+
+impl Sweeper<'_> {
+    fn forward(&mut self, q: &[f64], diag: &[f64], omega: f64, z: &mut [f64]) -> SweepInfo {
+        match self {
+            Sweeper::Rows(rows) => sweep_forward(rows, q, diag, omega, z),
+            Sweeper::Gram(g) => g.forward(q, diag, omega, z),
+        }
+    }
+
+    fn backward(&mut self, q: &[f64], diag: &[f64], omega: f64, z: &mut [f64]) -> SweepInfo {
+        match self {
+            Sweeper::Rows(rows) => sweep_backward(rows, q, diag, omega, z),
+            Sweeper::Gram(g) => g.backward(q, diag, omega, z),
+        }
+    }
+}
+
+/// Runs a plain (forward or symmetric) relaxed sweep method, on M's rows or, for a Gram-form
+/// M, matrix-free.
 fn run_sweeps(
     lcp: &Lcp,
     ctx: &mut SolveContext<'_>,
@@ -45,13 +68,20 @@ fn run_sweeps(
     check_every: usize,
     direction: Direction,
 ) -> Result<Outcome, SolveError> {
-    if let Some(gram) = lcp.gram() {
-        return run_gram_sweeps(lcp, gram, ctx, omega, check_every, direction);
-    }
-    crate::memory::check_dense_work(lcp, 1, ctx.memory_budget, "pgs: row-major copy of M")?;
     let n = lcp.n();
-    let rows = Rows::new(lcp);
-    let diag = match positive_diagonal(&rows, n) {
+    let z = ctx.start_projected(n);
+    let mut sweeper = match lcp.gram() {
+        Some(gram) => Sweeper::Gram(GramSweeper::new(gram, &z)),
+        None => {
+            crate::memory::check_dense_work(lcp, 1, ctx.memory_budget, "pgs: row-major copy of M")?;
+            Sweeper::Rows(Rows::new(lcp))
+        }
+    };
+    let diag = match &sweeper {
+        Sweeper::Rows(rows) => positive_diagonal(rows, n),
+        Sweeper::Gram(g) => checked_diagonal(g.diagonal().to_vec()),
+    };
+    let diag = match diag {
         Ok(d) => d,
         Err(msg) => {
             let mut o = Outcome::new(vec![0.0; n], Status::NumericalFailure, 0);
@@ -59,52 +89,17 @@ fn run_sweeps(
             return Ok(o);
         }
     };
-    let z = ctx.start_projected(n);
     let q = lcp.q();
     let matvecs_per_sweep = match direction {
         Direction::Forward => 1,
         Direction::Symmetric => 2,
     };
     let settings = LoopSettings { check_every, matvecs_per_sweep };
-    let sweep = |z: &mut [f64]| match direction {
-        Direction::Forward => sweep_forward(&rows, q, &diag, omega, z),
-        Direction::Symmetric => sweep_forward(&rows, q, &diag, omega, z)
-            .merge(sweep_backward(&rows, q, &diag, omega, z)),
-    };
-    iterate(lcp, ctx, z, settings, sweep, None)
-}
-
-/// [`run_sweeps`] on a Gram-form M, matrix-free.
-fn run_gram_sweeps(
-    lcp: &Lcp,
-    gram: &crate::GramMatrix,
-    ctx: &mut SolveContext<'_>,
-    omega: f64,
-    check_every: usize,
-    direction: Direction,
-) -> Result<Outcome, SolveError> {
-    let n = lcp.n();
-    let diag = match checked_diagonal(gram.diagonal().to_vec()) {
-        Ok(d) => d,
-        Err(msg) => {
-            let mut o = Outcome::new(vec![0.0; n], Status::NumericalFailure, 0);
-            o.note = Some(msg);
-            return Ok(o);
-        }
-    };
-    let z = ctx.start_projected(n);
-    let mut sweeper = GramSweeper::new(gram, &z);
-    let q = lcp.q();
-    let matvecs_per_sweep = match direction {
-        Direction::Forward => 1,
-        Direction::Symmetric => 2,
-    };
-    let settings = LoopSettings { check_every, matvecs_per_sweep };
-    let sweep = |z: &mut [f64]| match direction {
-        Direction::Forward => sweeper.forward(q, &diag, omega, z),
-        Direction::Symmetric => {
-            let a = sweeper.forward(q, &diag, omega, z);
-            a.merge(sweeper.backward(q, &diag, omega, z))
+    let sweep = |z: &mut [f64]| {
+        let info = sweeper.forward(q, &diag, omega, z);
+        match direction {
+            Direction::Forward => info,
+            Direction::Symmetric => info.merge(sweeper.backward(q, &diag, omega, z)),
         }
     };
     iterate(lcp, ctx, z, settings, sweep, None)

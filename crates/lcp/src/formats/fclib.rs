@@ -632,8 +632,10 @@ pub fn write_local(_path: &Path, _problem: &LocalProblem) -> Result<(), FclibErr
 }
 
 /// W of a local problem in compressed columns, i32: (column pointers, row indices, values).
+#[cfg(feature = "fclib")]
 type Columns = (Vec<i32>, Vec<i32>, Vec<f64>);
 
+#[cfg(feature = "fclib")]
 fn compressed_columns(problem: &LocalProblem) -> Result<Columns, FclibError> {
     let n = problem.n;
     let too_big = |what: &str, v: usize| FclibError::BadSize {

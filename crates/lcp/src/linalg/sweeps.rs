@@ -174,6 +174,22 @@ fn update(rows: &Rows<'_>, q: &[f64], diag: &[f64], omega: f64, z: &mut [f64], i
     new
 }
 
+/// `update(z, i)` for every coordinate in the order `order` gives, with what the sweep did.
+#[inline]
+fn sweep_with(
+    z: &mut [f64],
+    order: impl Iterator<Item = usize>,
+    mut update: impl FnMut(&mut [f64], usize) -> f64,
+) -> SweepInfo {
+    let mut info = SweepInfo::ZERO;
+    for i in order {
+        let old = z[i];
+        let new = update(z, i);
+        info.push(old, new);
+    }
+    info
+}
+
 /// One relaxed projected update of every coordinate, in the order `order` gives.
 #[inline]
 fn sweep_in(
@@ -184,13 +200,7 @@ fn sweep_in(
     z: &mut [f64],
     order: impl Iterator<Item = usize>,
 ) -> SweepInfo {
-    let mut info = SweepInfo::ZERO;
-    for i in order {
-        let old = z[i];
-        let new = update(rows, q, diag, omega, z, i);
-        info.push(old, new);
-    }
-    info
+    sweep_with(z, order, |z, i| update(rows, q, diag, omega, z, i))
 }
 
 /// Forward sweep i = 0..n.
@@ -236,6 +246,11 @@ impl<'a> GramSweeper<'a> {
         Self { gram, v }
     }
 
+    /// The diagonal of M = G G' + D.
+    pub fn diagonal(&self) -> &[f64] {
+        self.gram.diagonal()
+    }
+
     /// One relaxed projected update of coordinate i; returns the new z_i.
     #[inline]
     fn update(&mut self, q: &[f64], diag: &[f64], omega: f64, z: &mut [f64], i: usize) -> f64 {
@@ -258,13 +273,7 @@ impl<'a> GramSweeper<'a> {
         z: &mut [f64],
         order: impl Iterator<Item = usize>,
     ) -> SweepInfo {
-        let mut info = SweepInfo::ZERO;
-        for i in order {
-            let old = z[i];
-            let new = self.update(q, diag, omega, z, i);
-            info.push(old, new);
-        }
-        info
+        sweep_with(z, order, |z, i| self.update(q, diag, omega, z, i))
     }
 
     /// Forward sweep i = 0..n.

@@ -7,7 +7,8 @@
 //! cannot read, are handed to it as `signorini-fc/1` JSON written from our reader (the same W,
 //! q, mu). Every (file, solver) pair runs `repeats` rounds, the solvers alternating within a
 //! round; a peer process makes two driver calls and the second is kept (the first pays
-//! library set-up), and so do ours (two solves in a row, the second timed). The error of every answer is recomputed here from its r with
+//! library set-up), and so do ours (two solves in a row, the second timed). The error of
+//! every answer is recomputed here from its r with
 //! `signorini_friction::merit::error` (Siconos' `fc3d_compute_error`, after projecting r onto
 //! the cones as our driver does) and a pair is solved when it is within [`TOL`].
 //!
@@ -213,7 +214,7 @@ fn ours_once(
     };
     // Two solves, the second kept: the same as each peer process's two driver calls. A
     // single solve is timed with cold caches whenever it is the first after a peer process
-    // (measured: `auto` 45 to 53 µs on the one-contact files in that position, against 14 µs
+    // (measured: `auto` 45 to 53 µs on the one-contact files in that position, against 8 to 15 µs
     // repeated; `fc_speed --cold` reproduces it).
     solver.solve(problem, &options, None).map_err(|e| e.to_string())?;
     let sol = solver.solve(problem, &options, None).map_err(|e| e.to_string())?;

@@ -10,6 +10,9 @@
 //! `packings_speed [--family hex|fcc|cubic|stack2|stack3] [--sizes N,N,..] [--friction MU]
 //! [--repeats K] [--solvers s1;s2;..] [--time-limit SECONDS]`
 //!
+//! A solver `a>>b` runs `a`, then `b` warm-started from `a`'s z, timed as one solve (e.g.
+//! `apgd:tol=1e-4>>newton-min:prox=1e-4,presweeps=0`).
+//!
 //! Sizes are target numbers of unknowns (contacts; with friction, contacts x (k + 2)); the
 //! family's size parameters are chosen to come close. Defaults: hex, 1e3,1e4,1e5; frictionless;
 //! 3 repeats; newton-min;bpp;pgs;apgd;qp.
@@ -108,15 +111,21 @@ fn main() {
         time_limit: Some(Duration::from_secs_f64(args.time_limit)),
         ..SolveOptions::default()
     };
-    let solvers: Vec<_> = args
+    // `a>>b` runs a, then b warm-started from a's z (one timed solve, counters summed).
+    let solvers: Vec<Vec<_>> = args
         .solvers
         .iter()
-        .map(|s| match registry.build(s) {
-            Ok(x) => x,
-            Err(e) => {
-                eprintln!("packings_speed: {s}: {e}");
-                std::process::exit(2);
-            }
+        .map(|chain| {
+            chain
+                .split(">>")
+                .map(|s| match registry.build(s.trim()) {
+                    Ok(x) => x,
+                    Err(e) => {
+                        eprintln!("packings_speed: {s}: {e}");
+                        std::process::exit(2);
+                    }
+                })
+                .collect()
         })
         .collect();
     println!("family `{}`, friction {}", args.family, args.friction);
@@ -155,7 +164,7 @@ fn main() {
         // Per-call options: qp's own tol (1e-12) is judged against the merit 1e-8 here too.
         for _ in 0..args.repeats {
             for (k, solver) in solvers.iter().enumerate() {
-                match solver.solve(&lcp, &opts, None) {
+                match solve_chain(solver, &lcp, &opts) {
                     Ok(sol) => {
                         eprintln!(
                             "  {:<24} {:>9.4} s  it {:>5}  fact {:>4}  res {:.2e}  {}",
@@ -204,6 +213,31 @@ fn main() {
         let slope = if pts.len() >= 2 { fit_slope(pts) } else { f64::NAN };
         println!("| {} | {:.2} | {} |", args.solvers[k], slope, pts.len());
     }
+}
+
+/// Runs the stages in order, each warm-started from the last one's z: the last stage's
+/// solution with the time, iterations, products and factorisations of all stages.
+fn solve_chain(
+    stages: &[Box<dyn signorini_lcp::LcpSolver>],
+    lcp: &signorini_lcp::Lcp,
+    opts: &SolveOptions,
+) -> Result<signorini_lcp::Solution, signorini_lcp::SolveError> {
+    let mut acc: Option<signorini_lcp::Solution> = None;
+    for stage in stages {
+        let warm = acc.as_ref().map(|s| s.z.clone());
+        let mut sol = stage.solve(lcp, opts, warm.as_deref())?;
+        if let Some(prev) = &acc {
+            sol.solve_seconds += prev.solve_seconds;
+            sol.iterations += prev.iterations;
+            sol.matvecs += prev.matvecs;
+            sol.factorizations += prev.factorizations;
+        }
+        acc = Some(sol);
+    }
+    acc.ok_or_else(|| signorini_lcp::SolveError::Unsupported {
+        solver: "chain".into(),
+        reason: "no stage".into(),
+    })
 }
 
 /// Least-squares slope of log t against log n.

@@ -16,7 +16,10 @@
 //!   [`DiagnoseLimits::dense_cholesky_max_n`], sparse up to
 //!   [`DiagnoseLimits::sparse_cholesky_max_n`]) with $\delta$ = [`EIGEN_RTOL`] times the
 //!   Gershgorin bound of S proves `positive_definite` (and of $-S - \delta I$ proves
-//!   `negative_definite`); anything else is `unknown`.
+//!   `negative_definite`); when those fail, a Cholesky factorisation of $S + \delta I$ proves
+//!   `positive_semidefinite` (the smallest eigenvalue lies in the zero band
+//!   $(-\delta, \delta]$: the singular Delassus matrix of more contacts than degrees of
+//!   freedom); anything else is `unknown`.
 //! - **p_matrix** (every principal minor positive): `Some(false)` when a diagonal entry is
 //!   $\le 0$; `Some(true)` when S is positive definite or M is strictly row or column
 //!   diagonally dominant with positive diagonal (sufficient certificates, any n); otherwise, for
@@ -305,6 +308,10 @@ fn definiteness(
         (Definiteness::PositiveDefinite, None)
     } else if shifted_cholesky_succeeds(lcp, entries, -1.0, delta) {
         (Definiteness::NegativeDefinite, None)
+    } else if shifted_cholesky_succeeds(lcp, entries, 1.0, -delta) {
+        // S + delta I is definite but S - delta I is not: the smallest eigenvalue lies in
+        // (-delta, delta], inside the zero band, as `classify` calls semidefinite.
+        (Definiteness::PositiveSemidefinite, None)
     } else {
         (Definiteness::Unknown, None)
     }
@@ -360,8 +367,8 @@ fn gershgorin_bound(lcp: &Lcp, entries: &Entries<'_>) -> f64 {
     rows.into_iter().fold(0.0, f64::max)
 }
 
-/// Cholesky of sign * S - delta I; success proves sign * S is positive definite with
-/// λ_min > delta (up to round-off).
+/// Cholesky of sign * S - delta I; success proves λ_min(sign * S) > delta (up to round-off):
+/// positive definite for delta > 0, and for delta < 0 (a shift up) no eigenvalue below delta.
 fn shifted_cholesky_succeeds(lcp: &Lcp, entries: &Entries<'_>, sign: f64, delta: f64) -> bool {
     let n = lcp.n();
     match lcp.matrix() {

@@ -197,6 +197,12 @@ impl<'a> SolveContext<'a> {
         }
     }
 
+    /// The same context with a wall-clock limit counted from its creation.
+    pub fn with_time_limit(mut self, limit: Duration) -> Self {
+        self.time_limit = Some(limit);
+        self
+    }
+
     /// True once the wall-clock limit has passed.
     pub fn time_exceeded(&self) -> bool {
         self.time_limit.is_some_and(|t| self.start.elapsed() >= t)

@@ -35,6 +35,10 @@
 //! factorisation is still reused while the free set does not change, so the proximal tail
 //! costs solves, not factorisations. Measured on the hexagonal disk packing (docs/performance.md).
 //!
+//! Time limit: a numeric factorisation is not interrupted, so before each one the Cholesky
+//! path compares the time left with the wall time of the last one and ends the solve as
+//! `time_limit` (with a note giving both) rather than start one that would overrun the limit.
+//!
 //! `globalization=none` runs the plain method (full steps, no safeguard) for studies that
 //! reproduce Ben Gharbia–Gilbert cycling; it ends in `max_iterations` when it cycles.
 //! Warm start: the given z is the starting point; cold start z = 0. History measure:
@@ -126,6 +130,16 @@ struct MinWork {
 enum MinStep {
     Taken,
     Failed,
+    /// The next factorisation would not end within the time limit (the note says why).
+    OutOfTime(String),
+}
+
+/// Why the Cholesky path gave no direction.
+enum CholeskyFailure {
+    /// K is not numerically positive definite: the unsymmetric LU takes over.
+    NotDefinite,
+    /// The time left is shorter than the last factorisation took.
+    OutOfTime(String),
 }
 
 impl MinWork {
@@ -158,24 +172,35 @@ impl MinWork {
     /// The Newton-min direction through the Cholesky path: the next point x has x_A = 0 and
     /// (M_FF + εI) x_F = −q_F + ε z_F (ε = 0 without `prox`; one factorisation, skipped when F
     /// is that of the last one), d = x − z.
-    /// `false` when K is not numerically positive definite (the caller then drops this path).
+    /// `Ok(false)` when the solve with the factorisation failed; `NotDefinite` when K is not
+    /// numerically positive definite (the caller then drops this path); `OutOfTime` when the
+    /// time left is shorter than the last factorisation took (one factorisation is not
+    /// interrupted, so the time limit is honoured to within one factorisation only when it is
+    /// tested before each).
     fn cholesky_direction(
         &mut self,
         lcp: &Lcp,
         z: &[f64],
         ctx: &mut SolveContext<'_>,
-    ) -> Result<bool, ()> {
-        let Some(chol) = &mut self.chol else { return Err(()) };
-        if self.factored_free.as_deref() != Some(&self.free[..]) {
-            self.factored_free = None;
-            if chol.factor(&self.free, ctx).is_err() {
-                return Err(());
-            }
-            self.factored_free = Some(self.free.clone());
-        }
+    ) -> Result<bool, CholeskyFailure> {
         let shift = self.shift;
         for (((di, &fi), qi), zi) in self.d.iter_mut().zip(&self.free).zip(lcp.q()).zip(z) {
             *di = if fi { -qi + shift * zi } else { 0.0 };
+        }
+        let Some(chol) = &mut self.chol else { return Err(CholeskyFailure::NotDefinite) };
+        if self.factored_free.as_deref() != Some(&self.free[..]) {
+            let last = chol.last_factor_seconds();
+            if let Some(left) = ctx.time_left().filter(|left| left.as_secs_f64() < last) {
+                return Err(CholeskyFailure::OutOfTime(format!(
+                    "newton-min: {:.3} s left, the last Cholesky factorisation took {last:.3} s",
+                    left.as_secs_f64()
+                )));
+            }
+            self.factored_free = None;
+            if chol.factor(&self.free, ctx).is_err() {
+                return Err(CholeskyFailure::NotDefinite);
+            }
+            self.factored_free = Some(self.free.clone());
         }
         if chol.solve(&mut self.d).is_err() {
             return Ok(false);
@@ -186,8 +211,14 @@ impl MinWork {
         Ok(true)
     }
 
-    /// The Newton-min direction; `false` when the system could not be solved.
-    fn direction(&mut self, lcp: &Lcp, z: &[f64], w: &[f64], ctx: &mut SolveContext<'_>) -> bool {
+    /// The Newton-min direction; `Failed` when the system could not be solved.
+    fn direction(
+        &mut self,
+        lcp: &Lcp,
+        z: &[f64],
+        w: &[f64],
+        ctx: &mut SolveContext<'_>,
+    ) -> Option<MinStep> {
         for i in 0..z.len() {
             self.free[i] = z[i] > w[i];
         }
@@ -195,11 +226,12 @@ impl MinWork {
             match self.cholesky_direction(lcp, z, ctx) {
                 Ok(true) => {
                     ctx.mul_vec(lcp, &self.d, &mut self.md);
-                    return true;
+                    return None;
                 }
-                Ok(false) => return false,
+                Ok(false) => return Some(MinStep::Failed),
+                Err(CholeskyFailure::OutOfTime(note)) => return Some(MinStep::OutOfTime(note)),
                 // Not definite: the unsymmetric LU below handles every later iteration.
-                Err(()) => self.chol = None,
+                Err(CholeskyFailure::NotDefinite) => self.chol = None,
             }
         }
         for i in 0..z.len() {
@@ -214,10 +246,10 @@ impl MinWork {
         if sys.factor(lcp, &self.a, &self.b, ctx).is_err()
             || sys.solve(lcp, &mut self.d, eta, ctx).is_err()
         {
-            return false;
+            return Some(MinStep::Failed);
         }
         ctx.mul_vec(lcp, &self.d, &mut self.md);
-        true
+        None
     }
 
     fn step(
@@ -228,8 +260,8 @@ impl MinWork {
         w: &mut [f64],
         ctx: &mut SolveContext<'_>,
     ) -> MinStep {
-        if !self.direction(lcp, z, w, ctx) {
-            return MinStep::Failed;
+        if let Some(failed) = self.direction(lcp, z, w, ctx) {
+            return failed;
         }
         let theta0 = 0.5 * min_map_norm(z, w).powi(2);
         let mut t = 1.0;
@@ -344,6 +376,9 @@ impl NewtonStep for MinMethod<'_> {
                     };
                 }
                 MinStep::Failed => self.safeguard_from = Some(theta),
+                MinStep::OutOfTime(note) => {
+                    return Step::End { status: Status::TimeLimit, note: Some(note) }
+                }
             }
         }
         let linear = self.params.linear;
@@ -508,6 +543,46 @@ mod tests {
     /// proximal shift every Cholesky factorisation is of a definite matrix, and the run solves.
     #[test]
     fn prox_solves_a_singular_sparse_psd_problem() {
+        let lcp = singular_psd_problem();
+        let sol = solve("newton-min:prox=1e-4,presweeps=20", &lcp, None);
+        assert_eq!(sol.status, Status::Solved, "{:?}", sol.note);
+        assert!(sol.residual() <= 1e-10);
+        assert!(
+            sol.factorizations <= sol.iterations + 1,
+            "{} > {}",
+            sol.factorizations,
+            sol.iterations
+        );
+        assert!(Registry::builtin().build("newton-min:prox=1").is_err());
+        assert!(Registry::builtin().build("newton-min:prox=-1e-3").is_err());
+    }
+
+    /// The Cholesky path refuses a factorisation that the time left cannot hold: with no time
+    /// left the first factorisation (no measurement yet) runs, and the next one, for another
+    /// free set, ends the step as `OutOfTime` instead of running past the limit.
+    #[test]
+    fn a_factorisation_longer_than_the_time_left_is_not_started() {
+        let lcp = singular_psd_problem();
+        let mut work = MinWork::new(&lcp, LinearSolver::Direct, 1e-4);
+        let mut ctx = SolveContext::new(1e-10, 10).with_time_limit(std::time::Duration::ZERO);
+        let z = vec![1.0; lcp.n()];
+        work.free.fill(true);
+        assert!(matches!(work.cholesky_direction(&lcp, &z, &mut ctx), Ok(true)));
+        assert_eq!(ctx.factorizations, 1);
+        assert!(work.chol.as_ref().is_some_and(|c| c.last_factor_seconds() > 0.0));
+        // The same free set reuses the factorisation: no new one, no refusal.
+        assert!(matches!(work.cholesky_direction(&lcp, &z, &mut ctx), Ok(true)));
+        work.free[0] = false;
+        match work.cholesky_direction(&lcp, &z, &mut ctx) {
+            Err(CholeskyFailure::OutOfTime(note)) => assert!(note.contains("left"), "{note}"),
+            _ => panic!("the factorisation was started with no time left"),
+        }
+        assert_eq!(ctx.factorizations, 1);
+    }
+
+    /// A 90 x 90 Gram matrix of rank 30 (3 random entries per row of J) with a planted
+    /// solution.
+    fn singular_psd_problem() -> Lcp {
         let (n, m) = (90usize, 30usize);
         let mut state = 0x9e37_79b9_7f4a_7c15u64;
         let mut next = move || {
@@ -543,17 +618,6 @@ mod tests {
                 w - mz
             })
             .collect();
-        let lcp = Lcp::from_coo(n, &ri, &ci, &vals, q).expect("valid");
-        let sol = solve("newton-min:prox=1e-4,presweeps=20", &lcp, None);
-        assert_eq!(sol.status, Status::Solved, "{:?}", sol.note);
-        assert!(sol.residual() <= 1e-10);
-        assert!(
-            sol.factorizations <= sol.iterations + 1,
-            "{} > {}",
-            sol.factorizations,
-            sol.iterations
-        );
-        assert!(Registry::builtin().build("newton-min:prox=1").is_err());
-        assert!(Registry::builtin().build("newton-min:prox=-1e-3").is_err());
+        Lcp::from_coo(n, &ri, &ci, &vals, q).expect("valid")
     }
 }

@@ -314,6 +314,8 @@ pub struct PrincipalCholesky {
     analysis: Option<CholeskyAnalysis>,
     factored: bool,
     symbolic_analyses: usize,
+    /// Wall time of the last numeric factorisation, seconds.
+    last_factor_seconds: f64,
 }
 
 /// Fill ratio nnz(L) / nnz(upper triangle of K) up to which [`FillOrdering::Auto`] keeps the
@@ -496,6 +498,7 @@ impl PrincipalCholesky {
             analysis: None,
             factored: false,
             symbolic_analyses: 0,
+            last_factor_seconds: 0.0,
         })
     }
 
@@ -591,6 +594,7 @@ impl PrincipalCholesky {
             self.symbolic_analyses += 1;
         }
         let Some(an) = &mut self.analysis else { unreachable!("the analysis was just stored") };
+        let start = std::time::Instant::now();
         for (p, v) in an.values.iter_mut().enumerate() {
             let (i, j) = (an.rows[p], an.cols[p]);
             *v = if free[i] && free[j] {
@@ -615,7 +619,14 @@ impl PrincipalCholesky {
             )
             .map_err(|e| LinearError::Factorization(format!("{e:?}")))?;
         self.factored = true;
+        self.last_factor_seconds = start.elapsed().as_secs_f64();
         Ok(())
+    }
+
+    /// Wall time of the last factorisation in seconds (0 before the first): what the next
+    /// one is expected to take, for callers that test their time limit before factorising.
+    pub fn last_factor_seconds(&self) -> f64 {
+        self.last_factor_seconds
     }
 
     /// Solves K x = rhs in place with the last factorisation.

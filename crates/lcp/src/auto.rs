@@ -286,10 +286,12 @@ impl Auto {
         options: &SolveOptions,
         warm_start: Option<&[f64]>,
     ) -> Result<Tries, SolveError> {
+        let clock = std::time::Instant::now();
         let (rule, plan) = plan(lcp, options.memory_budget.unwrap_or(DEFAULT_MEMORY_BUDGET));
         let mut tried: Vec<String> = Vec::new();
         let mut story: Vec<String> = Vec::new();
-        let mut spent = Duration::ZERO;
+        // The classification counts towards the time and the time limit.
+        let mut spent = clock.elapsed();
         let mut acc: Option<Solution> = None;
         let (mut iterations, mut matvecs, mut factorizations) = (0, 0, 0);
         let mut pivots: Option<usize> = None;

@@ -1,13 +1,14 @@
 //! Time to merit 1e-8 of the LCP solvers against `qp` (clarabel, tolerance 1e-12 so that its
 //! merit reaches about 1e-8) on contact problems assembled from scenes
-//! (`signorini_contact::packings`): hexagonal disk packings and FCC sphere piles, whose W is
-//! singular, the cubic lattice and box stacks with mass ratios. All solvers alternate round by
+//! (`signorini_contact::packings`): hexagonal disk packings (`hex`), random disk piles (`hexr`)
+//! and FCC sphere piles, whose W is singular, the cubic lattice and box stacks with mass
+//! ratios. All solvers alternate round by
 //! round in one process, so the ratios come from the same machine load. One Markdown row per
 //! (problem, solver): median and minimum time of the solve alone, iterations, factorisations,
 //! residual, status, and the ratio of medians to `qp`; then the fitted growth exponent of each
 //! solver's median time over the sizes of a family (least squares of log t on log n).
 //!
-//! `packings_speed [--family hex|fcc|cubic|stack2|stack3] [--sizes N,N,..] [--friction MU]
+//! `packings_speed [--family hex|hexr|fcc|cubic|stack2|stack3] [--sizes N,N,..] [--friction MU]
 //! [--repeats K] [--solvers s1;s2;..] [--time-limit SECONDS]`
 //!
 //! A solver `a>>b` runs `a`, then `b` warm-started from `a`'s z, timed as one solve (e.g.
@@ -20,7 +21,7 @@
 use std::time::Duration;
 
 use signorini_benches::median;
-use signorini_contact::packings::{box_stacks, cubic_lattice, fcc_pile, hex_disks};
+use signorini_contact::packings::{box_stacks, cubic_lattice, fcc_pile, hex_disks, random_disks};
 use signorini_contact::{contact_problem, Dimension, Level, Scene};
 use signorini_lcp::{Registry, SolveOptions};
 
@@ -81,6 +82,11 @@ fn scene(family: &str, unknowns: usize) -> Result<Scene, String> {
             let r = side(3.0, 0.5);
             hex_disks(r, r, 10.0)
         }
+        // About 2.6 contacts per site with 5 % vacancies.
+        "hexr" => {
+            let r = side(2.6, 0.5);
+            random_disks(r, r, 0.05, 10.0, 1)
+        }
         // About 4 x 5.5 contacts per cubic cell with 5 % vacancies.
         "fcc" => {
             let c = side(22.0, 1.0 / 3.0);
@@ -91,7 +97,7 @@ fn scene(family: &str, unknowns: usize) -> Result<Scene, String> {
         "stack3" => box_stacks(Dimension::Three, side(4.0 * 10.0, 1.0), 10, 1000.0),
         other => {
             return Err(format!(
-                "unknown family {other}; families: hex, fcc, cubic, stack2, stack3"
+                "unknown family {other}; families: hex, hexr, fcc, cubic, stack2, stack3"
             ))
         }
     })

@@ -9,6 +9,7 @@
 //! | family | dimension | bodies | contacts per body | W |
 //! |---|---|---|---|---|
 //! | [`hex_disks`] | 2D particles | rows x per_row | about 3 (hexagonal lattice) | singular (3 > 2 dofs) |
+//! | [`random_disks`] | 2D particles | hexagonal sites minus vacancies | up to 3 | singular |
 //! | [`fcc_pile`] | 3D particles | FCC sites minus vacancies | up to 6 (12 neighbours) | singular (6 > 3 dofs) |
 //! | [`cubic_lattice`] | 3D rigid spheres | n^3 | about 3 | regular (3 n^3 - 2 n^2 contacts act on 3 n^3 translations) |
 //! | [`box_stacks`] | 2D or 3D rigid boxes | columns x height | 2 (2D) or 4 (3D) corners | regular, conditioned by the mass ratio |
@@ -62,6 +63,41 @@ pub fn hex_disks(rows: usize, per_row: usize, mass_ratio: f64) -> Scene {
                 mass,
                 Shape::Sphere { radius: 0.5 },
                 x,
+            ));
+        }
+    }
+    bodies.push(floor(Dimension::Two));
+    scene(Dimension::Two, bodies)
+}
+
+/// A random disk pile: the sites of [`hex_disks`] with a `vacancies` fraction left empty at
+/// random (seeded by `seed`) and masses log-uniform in [1, `mass_ratio`], the 2D counterpart
+/// of [`fcc_pile`]. Around each vacancy the lattice loses its regular contact pattern; away
+/// from them a disk still touches up to six neighbours, so W stays singular.
+pub fn random_disks(
+    rows: usize,
+    per_row: usize,
+    vacancies: f64,
+    mass_ratio: f64,
+    seed: u64,
+) -> Scene {
+    let h = 3f64.sqrt() / 2.0;
+    let mut rng = SplitMix(seed);
+    let mut bodies = Vec::with_capacity(rows * per_row + 1);
+    for r in 0..rows {
+        let shift = if r % 2 == 1 { 0.5 } else { 0.0 };
+        for j in 0..per_row {
+            let draw = rng.unit();
+            let log_mass = rng.unit() * mass_ratio.max(1.0).ln();
+            if draw < vacancies {
+                continue;
+            }
+            bodies.push(Body::particle(
+                format!("d{r}_{j}"),
+                Dimension::Two,
+                log_mass.exp(),
+                Shape::Sphere { radius: 0.5 },
+                [j as f64 + shift, 0.5 + r as f64 * h, 0.0],
             ));
         }
     }
@@ -243,6 +279,21 @@ mod tests {
         let between = (rows - 1) * (2 * per_row - 1);
         assert_eq!(contacts(&s), in_row + between + per_row);
         assert!(contacts(&s) > 2 * rows * per_row, "contacts outnumber dofs");
+    }
+
+    #[test]
+    fn random_disks_are_deterministic_and_over_constrained() {
+        let a = random_disks(12, 12, 0.1, 10.0, 3);
+        assert_eq!(a, random_disks(12, 12, 0.1, 10.0, 3));
+        assert_ne!(a, random_disks(12, 12, 0.1, 10.0, 4));
+        let disks = a.bodies.len() - 1;
+        assert!(disks < 144 && disks > 110, "{disks} of 144 sites");
+        assert!(contacts(&a) > 2 * disks, "{} contacts, {disks} disks", contacts(&a));
+        assert!(contacts(&a) < contacts(&hex_disks(12, 12, 10.0)));
+        assert!(a
+            .bodies
+            .iter()
+            .all(|b| b.kind == crate::BodyKind::Fixed || (1.0..=10.0).contains(&b.mass)));
     }
 
     #[test]

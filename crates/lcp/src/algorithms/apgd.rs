@@ -21,6 +21,11 @@
 //! indefinite M makes the objective unbounded and the run ends `numerical_failure` (non-finite
 //! iterate) or at the iteration limit, never `solved` with a wrong z.
 //!
+//! `scaling=jacobi` runs the same iteration on LCP(S M S, S q), S = diag(M)^(-1/2) (an
+//! equivalent LCP: z = S y, w = S⁻¹ w'): the step becomes x⁺ = max(0, y − D⁻¹(My + q)/L) with
+//! D = diag(M), L estimates λ_max(S M S), and the backtracking and restart tests use the D
+//! inner product. Default `none` (the unscaled iteration, bit for bit).
+//!
 //! On a Gram-form M = G G' + D ([`Lcp::from_gram`]) every product is G (G' x) + D x and the
 //! symmetry check is skipped (symmetric by construction): M is never formed.
 
@@ -46,6 +51,17 @@ pub enum Restart {
 
 crate::param_enum!(Restart { Gradient => "gradient", Function => "function", None => "none" });
 
+/// Diagonal scaling of the problem.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Scaling {
+    /// None: the gradient step is (My + q)/L.
+    None,
+    /// Jacobi: APGD on LCP(S M S, S q) with S = diag(M)^(-1/2), i.e. the step D^-1 (My + q)/L.
+    Jacobi,
+}
+
+crate::param_enum!(Scaling { None => "none", Jacobi => "jacobi" });
+
 crate::solver_params! {
     /// Parameters of `apgd`.
     pub struct ApgdParams for "apgd" {
@@ -55,6 +71,8 @@ crate::solver_params! {
         power_iters: usize = 10, valid if |v| v >= 1 => ">= 1";
         /// factor >= 1 on the estimate of L
         lipschitz_safety: f64 = 1.1, valid if |v| v >= 1.0 => ">= 1";
+        /// diagonal scaling: none, or jacobi (APGD on S M S, S = diag(M)^(-1/2))
+        scaling: Scaling = Scaling::None;
     }
 }
 
@@ -73,11 +91,13 @@ fn dot(a: &[f64], b: &[f64]) -> f64 {
     a.iter().zip(b).map(|(x, y)| x * y).sum()
 }
 
-/// Power-iteration estimate ||Mv|| / ||v|| of λ_max(M) after `iters` products.
-fn lipschitz_estimate(lcp: &Lcp, ctx: &mut SolveContext<'_>, iters: usize) -> f64 {
+/// Power-iteration estimate ||S M S v|| / ||v|| of λ_max(S M S) after `iters` products, with
+/// S = diag(`scale`) (all ones without scaling).
+fn lipschitz_estimate(lcp: &Lcp, ctx: &mut SolveContext<'_>, iters: usize, scale: &[f64]) -> f64 {
     let n = lcp.n();
     // A positive, slightly uneven start (not orthogonal to the Perron vector of W >= 0).
     let mut v: Vec<f64> = (0..n).map(|i| 1.0 + (i % 7) as f64 / 7.0).collect();
+    let mut sv = vec![0.0; n];
     let mut mv = vec![0.0; n];
     let mut est = 0.0;
     for _ in 0..iters {
@@ -85,8 +105,11 @@ fn lipschitz_estimate(lcp: &Lcp, ctx: &mut SolveContext<'_>, iters: usize) -> f6
         if nv.is_nan() || nv <= 0.0 {
             break;
         }
-        v.iter_mut().for_each(|x| *x /= nv);
-        ctx.mul_vec(lcp, &v, &mut mv);
+        for ((svi, vi), si) in sv.iter_mut().zip(&v).zip(scale) {
+            *svi = *vi / nv * si;
+        }
+        ctx.mul_vec(lcp, &sv, &mut mv);
+        mv.iter_mut().zip(scale).for_each(|(m, si)| *m *= si);
         est = norm2(&mv);
         std::mem::swap(&mut v, &mut mv);
     }
@@ -125,6 +148,10 @@ fn residual(x: &[f64], w: &[f64], qnorm: f64) -> f64 {
 /// the momentum θ, the step 1/L, and w = Mx + q with the residual of x.
 struct ApgdState<'p> {
     params: &'p ApgdParams,
+    /// 1 / M_ii with `scaling=jacobi` (for M_ii > 0), else 1: the step is inv_d (My + q) / L.
+    inv_d: Vec<f64>,
+    /// M_ii with `scaling=jacobi`, else 1: the metric of the scaled variables (x = S y).
+    d: Vec<f64>,
     qnorm: f64,
     l: f64,
     theta: f64,
@@ -145,8 +172,18 @@ impl<'p> ApgdState<'p> {
         let x = ctx.start_projected(n);
         let mut mx = vec![0.0; n];
         ctx.mul_vec(lcp, &x, &mut mx);
-        let mut l = params.lipschitz_safety * lipschitz_estimate(lcp, ctx, params.power_iters);
-        let diag_max = lcp.diag().iter().fold(0.0f64, |a, &b| a.max(b.abs()));
+        let diag = lcp.diag();
+        let d: Vec<f64> = match params.scaling {
+            Scaling::None => vec![1.0; n],
+            Scaling::Jacobi => {
+                diag.iter().map(|&m| if m > 0.0 && m.is_finite() { m } else { 1.0 }).collect()
+            }
+        };
+        let inv_d: Vec<f64> = d.iter().map(|m| 1.0 / m).collect();
+        let scale: Vec<f64> = inv_d.iter().map(|v| v.sqrt()).collect();
+        let mut l =
+            params.lipschitz_safety * lipschitz_estimate(lcp, ctx, params.power_iters, &scale);
+        let diag_max = diag.iter().zip(&inv_d).fold(0.0f64, |a, (&b, &s)| a.max(b.abs() * s));
         if l.is_nan() || l <= 0.0 {
             l = diag_max.max(1.0);
         }
@@ -155,6 +192,8 @@ impl<'p> ApgdState<'p> {
         let residual = residual(&x, &w, qnorm);
         Self {
             params,
+            inv_d,
+            d,
             qnorm,
             l,
             theta: 1.0,
@@ -195,8 +234,10 @@ impl<'c> Steps<SolveContext<'c>> for ApgdState<'_> {
         let mut backtracks = 0;
         loop {
             let l = self.l;
-            for (((xn, y), my), qi) in self.x_new.iter_mut().zip(&self.y).zip(&self.my).zip(q) {
-                *xn = (y - (my + qi) / l).max(0.0);
+            for ((((xn, y), my), qi), inv) in
+                self.x_new.iter_mut().zip(&self.y).zip(&self.my).zip(q).zip(&self.inv_d)
+            {
+                *xn = (y - (my + qi) * inv / l).max(0.0);
             }
             ctx.mul_vec(lcp, &self.x_new, &mut self.mx_new);
             let mut d_md = 0.0;
@@ -204,7 +245,7 @@ impl<'c> Steps<SolveContext<'c>> for ApgdState<'_> {
             for i in 0..n {
                 let d = self.x_new[i] - self.y[i];
                 d_md += d * (self.mx_new[i] - self.my[i]);
-                d_d += d * d;
+                d_d += d * d * self.d[i];
             }
             if d_md <= self.l * d_d * (1.0 + 1e-12) || !d_md.is_finite() {
                 break;
@@ -230,7 +271,7 @@ impl<'c> Steps<SolveContext<'c>> for ApgdState<'_> {
         for i in 0..n {
             change = change.max((x_new[i] - x[i]).abs());
             size = size.max(x_new[i].abs());
-            grad_test += (y[i] - x_new[i]) * (x_new[i] - x[i]);
+            grad_test += (y[i] - x_new[i]) * (x_new[i] - x[i]) * self.d[i];
         }
         let f = |z: &[f64], mz: &[f64]| 0.5 * dot(z, mz) + dot(q, z);
         let restart = match self.params.restart {
@@ -299,6 +340,32 @@ mod tests {
             .expect("runs");
         assert_eq!(with.status, Status::Solved);
         assert!(with.iterations <= none.iterations, "{} vs {}", with.iterations, none.iterations);
+    }
+
+    /// Jacobi scaling solves the same problem, to its known answer, in fewer iterations on a
+    /// box stack with mass ratios (diagonal entries spread over orders of magnitude).
+    #[test]
+    fn jacobi_scaling_needs_fewer_iterations_on_a_box_stack_with_mass_ratios() {
+        let (n, ratio) = (20, 100.0);
+        let lcp = generate::box_stack_with(n, ratio, generate::MassProfile::Geometric);
+        let exact = generate::box_stack_reactions(n, ratio, generate::MassProfile::Geometric);
+        let opts = SolveOptions::default();
+        let none = Apgd::default().solve(&lcp, &opts, None).expect("runs");
+        let jacobi = Registry::builtin().build("apgd:scaling=jacobi").expect("spec");
+        assert_eq!(jacobi.name(), "apgd:scaling=jacobi");
+        let jacobi = jacobi.solve(&lcp, &opts, None).expect("runs");
+        assert_eq!(none.status, Status::Solved, "{:?}", none.note);
+        assert_eq!(jacobi.status, Status::Solved, "{:?}", jacobi.note);
+        assert!(
+            jacobi.iterations < none.iterations,
+            "{} vs {}",
+            jacobi.iterations,
+            none.iterations
+        );
+        let scale = exact.iter().fold(0.0f64, |a, b| a.max(b.abs()));
+        let err = jacobi.z.iter().zip(&exact).fold(0.0f64, |a, (x, y)| a.max((x - y).abs()));
+        assert!(err <= 1e-5 * scale, "|z - z*| = {err:e}, scale {scale:e}");
+        assert!(Registry::builtin().build("apgd:scaling=diagonal").is_err());
     }
 
     #[test]

@@ -9,6 +9,7 @@
 //! | family | dimension | bodies | contacts per body | W |
 //! |---|---|---|---|---|
 //! | [`hex_disks`] | 2D particles | rows x per_row | about 3 (hexagonal lattice) | singular (3 > 2 dofs) |
+//! | [`hex_disks_in_box`] | 2D particles | as [`hex_disks`], between two side walls | about 3 | singular |
 //! | [`random_disks`] | 2D particles | hexagonal sites minus vacancies | up to 3 | singular |
 //! | [`fcc_pile`] | 3D particles | FCC sites minus vacancies | up to 6 (12 neighbours) | singular (6 > 3 dofs) |
 //! | [`cubic_lattice`] | 3D rigid spheres | n^3 | about 3 | regular (3 n^3 - 2 n^2 contacts act on 3 n^3 translations) |
@@ -68,6 +69,22 @@ pub fn hex_disks(rows: usize, per_row: usize, mass_ratio: f64) -> Scene {
     }
     bodies.push(floor(Dimension::Two));
     scene(Dimension::Two, bodies)
+}
+
+/// [`hex_disks`] between two frictionless side walls: the left wall (x = -1/2) touches the
+/// first disk of every even row, the right one (x = `per_row`) the last disk of every odd row.
+/// The walls take the lattice's horizontal thrust, so the packing can rest: every disk's
+/// acceleration is zero and the floor carries the total weight (`lcp/contact/hex_packing` in
+/// the verification suite). W stays singular.
+pub fn hex_disks_in_box(rows: usize, per_row: usize, mass_ratio: f64) -> Scene {
+    let mut s = hex_disks(rows, per_row, mass_ratio);
+    s.bodies
+        .push(Body::fixed("left_wall", Shape::HalfSpace { normal: [1.0, 0.0, 0.0], offset: -0.5 }));
+    s.bodies.push(Body::fixed(
+        "right_wall",
+        Shape::HalfSpace { normal: [-1.0, 0.0, 0.0], offset: -(per_row as f64) },
+    ));
+    s
 }
 
 /// A random disk pile: the sites of [`hex_disks`] with a `vacancies` fraction left empty at
@@ -279,6 +296,15 @@ mod tests {
         let between = (rows - 1) * (2 * per_row - 1);
         assert_eq!(contacts(&s), in_row + between + per_row);
         assert!(contacts(&s) > 2 * rows * per_row, "contacts outnumber dofs");
+    }
+
+    #[test]
+    fn walls_touch_alternate_rows() {
+        let (rows, per_row) = (4, 5);
+        let extra = contacts(&hex_disks_in_box(rows, per_row, 10.0))
+            - contacts(&hex_disks(rows, per_row, 10.0));
+        // The left wall touches rows 0 and 2, the right one rows 1 and 3.
+        assert_eq!(extra, rows);
     }
 
     #[test]

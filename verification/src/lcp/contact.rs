@@ -117,19 +117,41 @@ pub const PACKING_TOL: f64 = 1e-8;
 
 const PACKING_FILE: &str = "granular-packing.toml";
 
-/// The granular packing: per-solver merit checks of the PSD solvers plus the floor load and
-/// force balance of each solver's reactions.
+/// A resting packing with singular W: per-solver merit checks of the PSD solvers plus the
+/// floor load (and, on a lattice of vertical columns, each column's) and the force balance of
+/// each solver's reactions.
 #[derive(Debug)]
 pub struct GranularPacking {
     /// The per-solver merit expectations.
     pub inner: LcpCase,
+    /// The scene.
+    scene: fn() -> Result<Scene, String>,
+    /// Check each floor contact against its vertical column's weight (cubic lattice).
+    per_column: bool,
 }
 
-fn packing_problem() -> Result<(Scene, ContactProblem), String> {
-    let scene: Scene = read_scene(scene_path(PACKING_FILE)).map_err(|e| e.to_string())?;
+fn packing_scene() -> Result<Scene, String> {
+    read_scene(scene_path(PACKING_FILE)).map_err(|e| e.to_string())
+}
+
+/// The walled hexagonal disk packing of `lcp/contact/hex_packing`.
+fn hex_packing_scene() -> Result<Scene, String> {
+    Ok(signorini_contact::packings::hex_disks_in_box(HEX_ROWS, HEX_PER_ROW, 10.0))
+}
+
+/// Rows and disks per row of `lcp/contact/hex_packing`.
+const HEX_ROWS: usize = 6;
+const HEX_PER_ROW: usize = 8;
+
+fn assemble(scene: fn() -> Result<Scene, String>) -> Result<(Scene, ContactProblem), String> {
+    let scene = scene()?;
     let problem =
         contact_problem(&scene, Level::Acceleration, None, None).map_err(|e| e.to_string())?;
     Ok((scene, problem))
+}
+
+fn packing_problem() -> Result<(Scene, ContactProblem), String> {
+    assemble(packing_scene)
 }
 
 /// The packing case (quick: 99 contacts).
@@ -146,7 +168,32 @@ pub fn granular_packing() -> GranularPacking {
     .quick()
     .expect(solvers::PSD, &[Expect::Solved])
     .expect(&["newton-min"], &[Expect::Solved]);
-    GranularPacking { inner }
+    GranularPacking { inner, scene: packing_scene, per_column: true }
+}
+
+/// The 2D hexagonal packing between walls (`packings::hex_disks_in_box(6, 8, 10)`, quick: 131
+/// contacts on 96 degrees of freedom, W singular; the issue-16 packing family at a size the
+/// suite can afford): the floor carries the total weight and every disk rests.
+pub fn hex_packing() -> GranularPacking {
+    let source = format!(
+        "contact crate assembly (acceleration level) of \
+         signorini_contact::packings::hex_disks_in_box({HEX_ROWS}, {HEX_PER_ROW}, 10): \
+         {HEX_ROWS} rows of {HEX_PER_ROW} touching disks, masses 1 and 10 by row, between two \
+         side walls; W singular (131 contacts, 96 dof): checked are the merit, the floor load \
+         g Σ m and f + J'N = 0"
+    );
+    let inner = LcpCase::new(
+        "lcp/contact/hex_packing",
+        &source,
+        Box::new(|| assemble(hex_packing_scene).map(|(_, p)| p.lcp)),
+    )
+    .quick()
+    .expect(solvers::PSD, &[Expect::Solved])
+    .expect(
+        &["newton-min:prox=1e-4,presweeps=200", "apgd:scaling=jacobi", "auto"],
+        &[Expect::Solved],
+    );
+    GranularPacking { inner, scene: hex_packing_scene, per_column: false }
 }
 
 impl GranularPacking {
@@ -189,6 +236,9 @@ impl GranularPacking {
                 _ => continue,
             };
             total += zc;
+            if !self.per_column {
+                continue;
+            }
             let (x, zpos) = (scene.bodies[other].position[0], scene.bodies[other].position[2]);
             let column: f64 = scene
                 .bodies
@@ -206,15 +256,19 @@ impl GranularPacking {
             "contact.floor_load",
             err <= PACKING_TOL && worst_column / weight <= PACKING_TOL,
             format!(
-                "floor reactions sum to g Σ m = {weight:.10} and each is g m_column, relative to \
-                 g Σ m <= {}",
+                "floor reactions sum to g Σ m = {weight:.10}{}, relative to g Σ m <= {}",
+                if self.per_column { " and each is g m_column" } else { "" },
                 fmt_sci(PACKING_TOL)
             ),
-            format!(
-                "sum {total:.10} (relative error {}), worst column error {}",
-                fmt_observed(err),
-                fmt_observed(worst_column / weight)
-            ),
+            if self.per_column {
+                format!(
+                    "sum {total:.10} (relative error {}), worst column error {}",
+                    fmt_observed(err),
+                    fmt_observed(worst_column / weight)
+                )
+            } else {
+                format!("sum {total:.10} (relative error {})", fmt_observed(err))
+            },
         ));
         // Net generalised force f + J'N = M a: zero for a resting packing.
         let jt = p.jacobian.apply_transpose(z);
@@ -250,7 +304,7 @@ impl Case for GranularPacking {
         self.inner.quick
     }
     fn run(&self, ctx: &Context) -> Vec<Check> {
-        let (scene, problem) = match packing_problem() {
+        let (scene, problem) = match assemble(self.scene) {
             Ok(sp) => sp,
             Err(e) => return vec![self.inner.data_error(&e)],
         };
@@ -280,6 +334,13 @@ mod tests {
         assert_eq!((lcp.n(), n.len()), (6, 6));
         let bottom = 9.81 * 21.0;
         assert!(n.iter().any(|x| (x - bottom).abs() <= 1e-12 * bottom));
+    }
+
+    #[test]
+    fn hex_packing_has_131_contacts_on_48_disks() {
+        let (scene, p) = assemble(hex_packing_scene).expect("hex packing");
+        assert_eq!(scene.bodies.iter().filter(|b| b.kind != BodyKind::Fixed).count(), 48);
+        assert_eq!(p.n_contacts(), 131);
     }
 
     #[test]

@@ -625,6 +625,7 @@ pub fn cases() -> Vec<Box<dyn Case>> {
         v.push(Box::new(c));
     }
     v.push(Box::new(contact::granular_packing()));
+    v.push(Box::new(contact::hex_packing()));
     #[cfg(feature = "fclib")]
     v.push(Box::new(fclib::case()));
     v

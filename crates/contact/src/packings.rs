@@ -51,17 +51,27 @@ fn scene(dim: Dimension, bodies: Vec<Body>) -> Scene {
 /// that ratio. An interior disk touches six neighbours: about 3 rows x per_row contacts for
 /// 2 rows x per_row translational degrees of freedom.
 pub fn hex_disks(rows: usize, per_row: usize, mass_ratio: f64) -> Scene {
+    hex_sites(rows, per_row, |r, _| Some(if r % 2 == 1 { mass_ratio } else { 1.0 }))
+}
+
+/// Disks of diameter 1 on the hexagonal lattice of [`hex_disks`] on the floor, site by site in
+/// row order: `mass(row, column)` gives the disk's mass, or `None` to leave the site empty.
+fn hex_sites(
+    rows: usize,
+    per_row: usize,
+    mut mass: impl FnMut(usize, usize) -> Option<f64>,
+) -> Scene {
     let h = 3f64.sqrt() / 2.0;
     let mut bodies = Vec::with_capacity(rows * per_row + 1);
     for r in 0..rows {
         let shift = if r % 2 == 1 { 0.5 } else { 0.0 };
-        let mass = if r % 2 == 1 { mass_ratio } else { 1.0 };
         for j in 0..per_row {
+            let Some(m) = mass(r, j) else { continue };
             let x: Vec3 = [j as f64 + shift, 0.5 + r as f64 * h, 0.0];
             bodies.push(Body::particle(
                 format!("d{r}_{j}"),
                 Dimension::Two,
-                mass,
+                m,
                 Shape::Sphere { radius: 0.5 },
                 x,
             ));
@@ -98,28 +108,12 @@ pub fn random_disks(
     mass_ratio: f64,
     seed: u64,
 ) -> Scene {
-    let h = 3f64.sqrt() / 2.0;
     let mut rng = SplitMix(seed);
-    let mut bodies = Vec::with_capacity(rows * per_row + 1);
-    for r in 0..rows {
-        let shift = if r % 2 == 1 { 0.5 } else { 0.0 };
-        for j in 0..per_row {
-            let draw = rng.unit();
-            let log_mass = rng.unit() * mass_ratio.max(1.0).ln();
-            if draw < vacancies {
-                continue;
-            }
-            bodies.push(Body::particle(
-                format!("d{r}_{j}"),
-                Dimension::Two,
-                log_mass.exp(),
-                Shape::Sphere { radius: 0.5 },
-                [j as f64 + shift, 0.5 + r as f64 * h, 0.0],
-            ));
-        }
-    }
-    bodies.push(floor(Dimension::Two));
-    scene(Dimension::Two, bodies)
+    hex_sites(rows, per_row, |_, _| {
+        let draw = rng.unit();
+        let log_mass = rng.unit() * mass_ratio.max(1.0).ln();
+        (draw >= vacancies).then(|| log_mass.exp())
+    })
 }
 
 /// A small deterministic generator (SplitMix64) for the random families.

@@ -88,7 +88,7 @@ impl Auto {
 }
 
 /// The first candidate for a large sparse symmetric positive semidefinite M: `apgd` with
-/// Jacobi scaling, 20 to 45 % fewer iterations than unscaled `apgd` on the packings and box
+/// Jacobi scaling, 15 to 45 % fewer iterations than unscaled `apgd` on the packings and box
 /// stacks measured (docs/performance.md).
 pub const APGD_JACOBI: &str = "apgd:scaling=jacobi";
 
@@ -96,7 +96,7 @@ pub const APGD_JACOBI: &str = "apgd:scaling=jacobi";
 /// Delassus matrix of a packing), after `apgd`: proximal Newton-min after 200 projected
 /// Gauss–Seidel sweeps, whose principal systems are definite for every free set. Measured on
 /// the packings (docs/performance.md, "Singular W: which solver, and the rule of auto"):
-/// `apgd` solved every one (0.08x to 1.3x the time of `qp`); proximal Newton-min is about 2x
+/// `apgd` solved every one (0.056x to 8.7x the time of `qp`); proximal Newton-min is about 2x
 /// faster than `apgd` on the 2D hexagonal packing up to n = 10^4 but does not converge in 200
 /// steps at 10^5 nor on the 3D FCC pile at 10^4 (its free set changes at every step).
 pub const PROX_NEWTON_MIN: &str = "newton-min:prox=1e-4,presweeps=200";

@@ -148,9 +148,8 @@ fn residual(x: &[f64], w: &[f64], qnorm: f64) -> f64 {
 /// the momentum θ, the step 1/L, and w = Mx + q with the residual of x.
 struct ApgdState<'p> {
     params: &'p ApgdParams,
-    /// 1 / M_ii with `scaling=jacobi` (for M_ii > 0), else 1: the step is inv_d (My + q) / L.
-    inv_d: Vec<f64>,
-    /// M_ii with `scaling=jacobi`, else 1: the metric of the scaled variables (x = S y).
+    /// M_ii with `scaling=jacobi` (where positive), else 1: the step is (My + q) / (d L), and d
+    /// is the metric of the scaled variables (x = S y).
     d: Vec<f64>,
     qnorm: f64,
     l: f64,
@@ -179,11 +178,10 @@ impl<'p> ApgdState<'p> {
                 diag.iter().map(|&m| if m > 0.0 && m.is_finite() { m } else { 1.0 }).collect()
             }
         };
-        let inv_d: Vec<f64> = d.iter().map(|m| 1.0 / m).collect();
-        let scale: Vec<f64> = inv_d.iter().map(|v| v.sqrt()).collect();
+        let scale: Vec<f64> = d.iter().map(|m| m.recip().sqrt()).collect();
         let mut l =
             params.lipschitz_safety * lipschitz_estimate(lcp, ctx, params.power_iters, &scale);
-        let diag_max = diag.iter().zip(&inv_d).fold(0.0f64, |a, (&b, &s)| a.max(b.abs() * s));
+        let diag_max = diag.iter().zip(&d).fold(0.0f64, |a, (&b, &m)| a.max(b.abs() * m.recip()));
         if l.is_nan() || l <= 0.0 {
             l = diag_max.max(1.0);
         }
@@ -192,7 +190,6 @@ impl<'p> ApgdState<'p> {
         let residual = residual(&x, &w, qnorm);
         Self {
             params,
-            inv_d,
             d,
             qnorm,
             l,
@@ -234,10 +231,10 @@ impl<'c> Steps<SolveContext<'c>> for ApgdState<'_> {
         let mut backtracks = 0;
         loop {
             let l = self.l;
-            for ((((xn, y), my), qi), inv) in
-                self.x_new.iter_mut().zip(&self.y).zip(&self.my).zip(q).zip(&self.inv_d)
+            for ((((xn, y), my), qi), di) in
+                self.x_new.iter_mut().zip(&self.y).zip(&self.my).zip(q).zip(&self.d)
             {
-                *xn = (y - (my + qi) * inv / l).max(0.0);
+                *xn = (y - (my + qi) * di.recip() / l).max(0.0);
             }
             ctx.mul_vec(lcp, &self.x_new, &mut self.mx_new);
             let mut d_md = 0.0;

@@ -183,10 +183,6 @@ impl MinWork {
         z: &[f64],
         ctx: &mut SolveContext<'_>,
     ) -> Result<bool, CholeskyFailure> {
-        let shift = self.shift;
-        for (((di, &fi), qi), zi) in self.d.iter_mut().zip(&self.free).zip(lcp.q()).zip(z) {
-            *di = if fi { -qi + shift * zi } else { 0.0 };
-        }
         let Some(chol) = &mut self.chol else { return Err(CholeskyFailure::NotDefinite) };
         if self.factored_free.as_deref() != Some(&self.free[..]) {
             let last = chol.last_factor_seconds();
@@ -201,6 +197,10 @@ impl MinWork {
                 return Err(CholeskyFailure::NotDefinite);
             }
             self.factored_free = Some(self.free.clone());
+        }
+        let shift = self.shift;
+        for (((di, &fi), qi), zi) in self.d.iter_mut().zip(&self.free).zip(lcp.q()).zip(z) {
+            *di = if fi { -qi + shift * zi } else { 0.0 };
         }
         if chol.solve(&mut self.d).is_err() {
             return Ok(false);

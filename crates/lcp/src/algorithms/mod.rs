@@ -12,6 +12,7 @@ pub mod apgd;
 pub mod bpgs;
 pub mod bpp;
 pub mod enumerate;
+pub mod gpcg;
 pub mod ipm;
 pub mod lemke;
 pub mod murty;
@@ -34,6 +35,7 @@ pub fn entries() -> Vec<Entry> {
         bpgs::Bpgs::entry(),
         pgs_colored::PgsColored::entry(),
         apgd::Apgd::entry(),
+        gpcg::Gpcg::entry(),
         newton_fb::NewtonFb::entry(),
         newton_min::NewtonMin::entry(),
         ipm::Ipm::entry(),

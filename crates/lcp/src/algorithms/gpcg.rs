@@ -248,11 +248,10 @@ impl<'p> GpcgState<'p> {
             }
             let df = gs + 0.5 * dot(&self.s, &self.ms);
             if df <= self.params.armijo * gs {
-                let q = lcp.q();
-                for i in 0..n {
+                for (i, qi) in lcp.q().iter().enumerate() {
                     self.z[i] += self.s[i];
                     self.mz[i] += self.ms[i];
-                    self.w[i] = self.mz[i] + q[i];
+                    self.w[i] = self.mz[i] + qi;
                 }
                 return Search::Moved(-df);
             }
@@ -269,8 +268,8 @@ impl<'p> GpcgState<'p> {
         let mut was_binding: Vec<bool> = (0..n).map(|i| self.binding(i)).collect();
         for _ in 0..self.params.gp_max {
             // The projected direction: −D⁻¹g, zero on the binding variables.
-            for i in 0..n {
-                self.dir[i] = if was_binding[i] { 0.0 } else { -self.w[i] / self.d[i] };
+            for (i, binding) in was_binding.iter().enumerate() {
+                self.dir[i] = if *binding { 0.0 } else { -self.w[i] / self.d[i] };
             }
             ctx.mul_vec(lcp, &self.dir, &mut self.mp);
             let curvature = dot(&self.dir, &self.mp);

@@ -173,10 +173,11 @@ fn main() {
                 match solve_chain(solver, &lcp, &opts) {
                     Ok(sol) => {
                         eprintln!(
-                            "  {:<24} {:>9.4} s  it {:>5}  fact {:>4}  res {:.2e}  {}",
+                            "  {:<24} {:>9.4} s  it {:>5}  products {:>6}  fact {:>4}  res {:.2e}  {}",
                             args.solvers[k],
                             sol.solve_seconds,
                             sol.iterations,
+                            sol.matvecs,
                             sol.factorizations,
                             sol.residual(),
                             sol.status

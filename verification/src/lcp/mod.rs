@@ -30,12 +30,23 @@ pub const NOT_REGISTERED: &str = "solver not registered";
 /// than as silently skipped ones.
 pub mod solvers {
     /// Symmetric positive definite M: every algorithm applies.
-    pub const SPD: &[&str] =
-        &["lemke", "murty", "bpp", "enum", "pgs", "apgd", "newton-fb", "newton-min", "ipm", "qp"];
+    pub const SPD: &[&str] = &[
+        "lemke",
+        "murty",
+        "bpp",
+        "enum",
+        "pgs",
+        "apgd",
+        "gpcg",
+        "newton-fb",
+        "newton-min",
+        "ipm",
+        "qp",
+    ];
     /// Nonsymmetric P-matrices: pivoting methods and the Newton methods.
     pub const P: &[&str] = &["lemke", "murty", "bpp", "enum", "newton-fb", "newton-min"];
     /// Symmetric positive semidefinite, singular: solution sets, not points.
-    pub const PSD: &[&str] = &["lemke", "pgs", "apgd", "ipm", "qp"];
+    pub const PSD: &[&str] = &["lemke", "pgs", "apgd", "gpcg", "ipm", "qp"];
     /// Problems without a solution: the methods that can certify it.
     pub const CERTIFYING: &[&str] = &["lemke", "enum"];
     /// Candidates for "solved by at least one solver" on external data.

@@ -16,7 +16,9 @@
 //! largest decrease of the phase (Moré–Toraldo's rule; η₂ = 0.1 in their paper). A projected
 //! search along the CG direction (α = 1 first) ends the phase. The next phase is CG again when
 //! the binding set equals the active set {i : z_i = 0} (the face is identified), else gradient
-//! projection. One driver step is one phase.
+//! projection. One driver step is one phase. `max_products` > 0 bounds the products with M
+//! (tested between phases, so the last phase may pass it by up to `cg_max` + 61 products):
+//! `auto` uses it to try `gpcg` first at a bounded cost.
 //!
 //! The default `cg_decrease = 0` departs from Moré–Toraldo: their rule ends CG after a few
 //! iterations on an ill-conditioned face, and the restarted CG then needs many more phases.
@@ -70,6 +72,8 @@ crate::solver_params! {
         cg_max: usize = 500, valid if |v| v >= 1 => ">= 1";
         /// sufficient-decrease constant of the projected searches
         armijo: f64 = 1e-2, valid if |v| v > 0.0 && v < 0.5 => "in (0, 0.5)";
+        /// stop with max_iterations once this many products with M are spent, tested between phases (0: no budget)
+        max_products: usize = 0;
     }
 }
 
@@ -410,6 +414,15 @@ impl<'c> Steps<SolveContext<'c>> for GpcgState<'_> {
     }
 
     fn step(&mut self, lcp: &Lcp, ctx: &mut SolveContext<'c>, it: usize) -> StepResult {
+        let budget = self.params.max_products;
+        if budget > 0 && ctx.matvecs >= budget {
+            let note = format!(
+                "product budget spent: {} products with M after {} phases (max_products = {budget})",
+                ctx.matvecs,
+                it - 1
+            );
+            return Ok(Step::End { status: Status::MaxIterations, note: Some(note) });
+        }
         let before = self.z.clone();
         match self.phase {
             Phase::GradientProjection => {

@@ -208,7 +208,7 @@ pub fn run(args: &SolveArgs) -> Result<Done, CliError> {
     let solution = solver.solve(&lcp, &options, warm.as_deref()).map_err(|e| match e {
         SolveError::Memory(m) => CliError(format!(
             "{}: {} would need {} bytes ({}) of memory, more than --memory-limit {} GiB: use a \
-             sparse-capable solver (auto, bpp, pgs, apgd, newton-fb, ipm, qp) or raise \
+             sparse-capable solver (auto, bpp, pgs, apgd, gpcg, newton-fb, ipm, qp) or raise \
              --memory-limit",
             args.file.display(),
             m.what,

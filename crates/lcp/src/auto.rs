@@ -4,6 +4,10 @@
 //!
 //! # The rule
 //!
+//! A sparse (or Gram-form) M with n > [`LARGE_SPARSE_N`] that is symmetric first goes to the
+//! probe [`GPCG_PROBE`], before any classification (the function `probe`: a stationary point of
+//! ½z'Mz + q'z on z >= 0 solves the LCP for any symmetric M, and the driver checks it); when
+//! the probe is not decisive, the rule below follows without it. Otherwise, and after that,
 //! M is classified by [`diagnose_with`] under [`DiagnoseLimits::cheap`] (eigenvalues only up to
 //! n = 200, shifted Cholesky factorisations above, which prove definite or, for the singular
 //! Delassus matrix of more contacts than degrees of freedom, semidefinite; principal minors up
@@ -13,7 +17,7 @@
 //! | class | candidates |
 //! |---|---|
 //! | symmetric positive definite, sparse, n > 5000 | `bpp`, `pgs`, `apgd`, `lemke` |
-//! | symmetric positive semidefinite, sparse, n > 5000 | [`GPCG_PROBE`], [`APGD_JACOBI`], [`PROX_NEWTON_MIN`], `qp`, `bpp` |
+//! | symmetric positive semidefinite, sparse, n > 5000 | ([`GPCG_PROBE`]), [`APGD_JACOBI`], [`PROX_NEWTON_MIN`], `qp`, `bpp` |
 //! | P-matrix certified (PD, diagonally dominant, minors) | `bpp`, `lemke`, `newton-fb` |
 //! | symmetric positive semidefinite | `lemke`, `qp`, `ipm`, `bpp` |
 //! | copositive-plus by a sufficient test | `lemke`, `ipm` |
@@ -35,7 +39,7 @@
 //!
 //! A Gram-form M = G G' + D ([`Lcp::from_gram`]) with n > [`LARGE_SPARSE_N`] is not
 //! diagnosed (that would assemble it): it is symmetric positive semidefinite by construction,
-//! and the candidates are the matrix-free `pgs` and `apgd`, then `bpp` on the assembled M
+//! and the candidates are the probe, the matrix-free `pgs` and `apgd`, then `bpp` on the assembled M
 //! (memory-checked by the driver). A smaller one is assembled and classified as above. [`LcpSolver::name`] returns the spec
 //! `auto` (parseable); the run-dependent `auto(...)` text goes into `Solution::solver` only.
 
@@ -290,60 +294,132 @@ struct Tries {
     pivots: Option<usize>,
 }
 
+/// The probe that runs before the classification, when there is one: [`GPCG_PROBE`] for a
+/// sparse or Gram-form M with n > [`LARGE_SPARSE_N`] that is symmetric (to 1e-12 relative).
+/// `gpcg` needs no class: a stationary point of ½z'Mz + q'z on z >= 0 solves the LCP for any
+/// symmetric M, and the driver checks the result; on a non-convex M it stops at a direction
+/// of negative curvature or at its product budget. When it solves, the classification (two
+/// sparse Cholesky factorisations above n = 200) is skipped.
+fn probe(lcp: &Lcp) -> Option<Candidate> {
+    let large_sparse = lcp.n() > LARGE_SPARSE_N
+        && (lcp.gram().is_some() || matches!(lcp.matrix(), Matrix::Sparse(_)));
+    if !large_sparse
+        || (lcp.gram().is_none() && crate::linalg::symmetry::asymmetry(lcp, 1e-12).is_some())
+    {
+        return None;
+    }
+    let (name, pairs) = crate::params::parse_spec(GPCG_PROBE).ok()?;
+    let entry = crate::algorithms::entries().into_iter().find(|e| e.name == name)?;
+    (entry.builder)(&pairs).ok().map(|s| (GPCG_PROBE.to_string(), s))
+}
+
+/// The rule named when the probe solved before any classification.
+const PROBE_RULE: &str = "large sparse symmetric: gpcg probe before the classification";
+
+/// The running account of one `auto` run's tries.
+struct Account<'o> {
+    options: &'o SolveOptions,
+    warm_start: Option<&'o [f64]>,
+    acc: Option<Solution>,
+    tried: Vec<String>,
+    story: Vec<String>,
+    spent: Duration,
+    iterations: usize,
+    matvecs: usize,
+    factorizations: usize,
+    pivots: Option<usize>,
+    first_error: Option<SolveError>,
+}
+
+impl<'o> Account<'o> {
+    fn new(options: &'o SolveOptions, warm_start: Option<&'o [f64]>) -> Self {
+        Self {
+            options,
+            warm_start,
+            acc: None,
+            tried: Vec::new(),
+            story: Vec::new(),
+            spent: Duration::ZERO,
+            iterations: 0,
+            matvecs: 0,
+            factorizations: 0,
+            pivots: None,
+            first_error: None,
+        }
+    }
+
+    /// Runs one candidate through the driver [`run_solver`] (which checks its result) with
+    /// the time left; true when the run is over (a decisive result, or the time limit passed
+    /// with a result in hand).
+    fn attempt(&mut self, lcp: &Lcp, name: &str, solver: &dyn LcpSolver) -> bool {
+        // Once the limit has passed, stop after the first result; before any result, the
+        // next candidate runs with zero time left and reports `time_limit` itself (a limit
+        // that rounds to zero nanoseconds left no result at all and was an error).
+        let time_limit = match self.options.time_limit {
+            Some(t) if self.spent >= t && self.acc.is_some() => return true,
+            Some(t) => Some(t.saturating_sub(self.spent)),
+            None => None,
+        };
+        let opts = SolveOptions { time_limit, ..self.options.clone() };
+        let sol = match run_solver(solver, lcp, &opts, self.warm_start) {
+            Ok(s) => s,
+            Err(e) => {
+                self.story.push(format!("{name}: {e}"));
+                self.first_error.get_or_insert(e);
+                return false;
+            }
+        };
+        self.tried.push(name.to_string());
+        self.story.push(format!("{name}: {}", sol.status));
+        self.spent += Duration::from_secs_f64(sol.solve_seconds);
+        self.iterations += sol.iterations;
+        self.matvecs += sol.matvecs;
+        self.factorizations += sol.factorizations;
+        if let Some(p) = sol.pivots {
+            self.pivots = Some(self.pivots.unwrap_or(0) + p);
+        }
+        let done = decisive(sol.status);
+        self.acc = Some(sol);
+        done
+    }
+}
+
 impl Auto {
-    /// Runs the candidates of the rule in order, each through the driver [`run_solver`] (which
-    /// checks its result), until one is decisive; the time limit applies to all tries together.
+    /// Runs the probe ([`probe`]) and then the candidates of the rule in order, each through
+    /// the driver, until one is decisive; the time limit applies to all tries together, and
+    /// the classification counts towards it.
     fn tries(
         &self,
         lcp: &Lcp,
         options: &SolveOptions,
         warm_start: Option<&[f64]>,
     ) -> Result<Tries, SolveError> {
-        let clock = std::time::Instant::now();
-        let (rule, plan) = plan(lcp, options.memory_budget.unwrap_or(DEFAULT_MEMORY_BUDGET));
-        let mut tried: Vec<String> = Vec::new();
-        let mut story: Vec<String> = Vec::new();
-        // The classification counts towards the time and the time limit.
-        let mut spent = clock.elapsed();
-        let mut acc: Option<Solution> = None;
-        let (mut iterations, mut matvecs, mut factorizations) = (0, 0, 0);
-        let mut pivots: Option<usize> = None;
-        let mut first_error = None;
-        for (name, solver) in &plan {
-            // Once the limit has passed, stop after the first result; before any result, the
-            // next candidate runs with zero time left and reports `time_limit` itself (a limit
-            // that rounds to zero nanoseconds left no result at all and was an error).
-            let time_limit = match options.time_limit {
-                Some(t) if spent >= t && acc.is_some() => break,
-                Some(t) => Some(t.saturating_sub(spent)),
-                None => None,
-            };
-            let opts = SolveOptions { time_limit, ..options.clone() };
-            let sol = match run_solver(solver, lcp, &opts, warm_start) {
-                Ok(s) => s,
-                Err(e) => {
-                    story.push(format!("{name}: {e}"));
-                    first_error.get_or_insert(e);
-                    continue;
-                }
-            };
-            tried.push(name.clone());
-            story.push(format!("{name}: {}", sol.status));
-            spent += Duration::from_secs_f64(sol.solve_seconds);
-            iterations += sol.iterations;
-            matvecs += sol.matvecs;
-            factorizations += sol.factorizations;
-            if let Some(p) = sol.pivots {
-                pivots = Some(pivots.unwrap_or(0) + p);
-            }
-            let done = decisive(sol.status);
-            acc = Some(sol);
-            if done {
-                break;
+        let mut account = Account::new(options, warm_start);
+        let probed = probe(lcp);
+        let mut rule = None;
+        if let Some((name, solver)) = &probed {
+            if account.attempt(lcp, name, solver.as_ref()) {
+                rule = Some(PROBE_RULE);
             }
         }
+        if rule.is_none() {
+            let clock = std::time::Instant::now();
+            let (r, plan) = plan(lcp, options.memory_budget.unwrap_or(DEFAULT_MEMORY_BUDGET));
+            account.spent += clock.elapsed();
+            rule = Some(r);
+            for (name, solver) in &plan {
+                if probed.as_ref().is_some_and(|(p, _)| p == name) {
+                    continue;
+                }
+                if account.attempt(lcp, name, solver.as_ref()) {
+                    break;
+                }
+            }
+        }
+        let rule = rule.unwrap_or_default();
+        let Account { acc, tried, story, spent, iterations, matvecs, factorizations, .. } = account;
         let Some(mut last) = acc else {
-            return Err(first_error.unwrap_or(SolveError::Unsupported {
+            return Err(account.first_error.unwrap_or(SolveError::Unsupported {
                 solver: self.name(),
                 reason: "no candidate solver could take this problem".into(),
             }));
@@ -352,6 +428,7 @@ impl Auto {
         if let Some(inner) = last.note.take() {
             note.push_str(&format!("; last: {inner}"));
         }
+        let pivots = account.pivots;
         Ok(Tries { last, tried, story: note, spent, iterations, matvecs, factorizations, pivots })
     }
 }
@@ -494,6 +571,8 @@ mod tests {
         assert_eq!(sol.solver, format!("auto({GPCG_PROBE})"), "{:?}", sol.note);
         assert!(sol.residual() <= DEFAULT_TOL);
         assert!(sol.matvecs <= 300 + 500 + 61, "{}", sol.matvecs);
+        let note = sol.note.as_deref().unwrap_or_default();
+        assert!(note.contains(PROBE_RULE), "{note}");
         let options = SolveOptions { tol: Some(DEFAULT_TOL), ..SolveOptions::default() };
         for spec in [APGD_JACOBI, PROX_NEWTON_MIN] {
             let solver = crate::Registry::builtin().build(spec).expect("spec");
@@ -508,6 +587,44 @@ mod tests {
             "{:?}",
             sol.note
         );
+    }
+
+    /// The probe runs before the classification only for a large sparse symmetric M; on a
+    /// symmetric M with no solution (M = -I, q = -1: w = -z - 1 < 0) it ends at a direction of
+    /// negative curvature and the classified rule follows, without the probe a second time.
+    #[test]
+    fn the_gpcg_probe_runs_first_only_on_large_sparse_symmetric_m() {
+        let n = LARGE_SPARSE_N + 1;
+        let idx: Vec<usize> = (0..n).collect();
+        let diag =
+            |v: f64, q: f64| Lcp::from_coo(n, &idx, &idx, &vec![v; n], vec![q; n]).expect("valid");
+        assert!(probe(&diag(1.0, -1.0)).is_some());
+        let small = Lcp::from_coo(3, &[0, 1, 2], &[0, 1, 2], &[1.0; 3], vec![-1.0; 3]);
+        assert!(probe(&small.expect("valid")).is_none());
+        let mut rows = idx.clone();
+        let mut cols = idx.clone();
+        let mut vals = vec![2.0; n];
+        rows.push(0);
+        cols.push(1);
+        vals.push(1.0);
+        let asymmetric = Lcp::from_coo(n, &rows, &cols, &vals, vec![-1.0; n]).expect("valid");
+        assert!(probe(&asymmetric).is_none());
+        let sol = solve(&asymmetric);
+        assert_eq!(sol.status, Status::Solved, "{:?}", sol.note);
+        assert!(!sol.solver.contains("gpcg"), "{}", sol.solver);
+
+        let options = SolveOptions {
+            tol: Some(DEFAULT_TOL),
+            memory_budget: Some(1 << 20),
+            ..SolveOptions::default()
+        };
+        let sol = Auto::default().solve(&diag(-1.0, -1.0), &options, None).expect("runs");
+        assert_ne!(sol.status, Status::Solved, "{:?}", sol.note);
+        let note = sol.note.as_deref().unwrap_or_default();
+        assert!(sol.solver.starts_with(&format!("auto({GPCG_PROBE}>")), "{}", sol.solver);
+        assert_eq!(sol.solver.matches("gpcg").count(), 1, "{}", sol.solver);
+        assert!(note.contains("rule `general`"), "{note}");
+        assert!(note.contains(&format!("{GPCG_PROBE}: numerical_failure")), "{note}");
     }
 
     #[test]

@@ -93,7 +93,7 @@ pub(crate) fn solve_error(e: SolveError) -> String {
     match e {
         SolveError::Memory(m) => format!(
             "{} would need {} bytes ({}) of memory, more than memory_limit {} GiB: use a \
-             sparse-capable solver (auto, bpp, pgs, apgd, newton-fb, ipm, qp) or raise \
+             sparse-capable solver (auto, bpp, pgs, apgd, gpcg, newton-fb, ipm, qp) or raise \
              memory_limit",
             m.what,
             m.bytes,

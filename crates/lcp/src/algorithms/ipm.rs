@@ -9,8 +9,13 @@
 //!
 //! (M + Z⁻¹W) Δz = Z⁻¹ r_c − r,   Δw = M Δz + r,
 //!
-//! factorised once per iteration (dense faer LU, or sparse faer LU whose symbolic analysis is
-//! done once per solve: the pattern is that of M plus the diagonal) and solved twice:
+//! factorised once per iteration and solved twice. For a sparse symmetric M (to 1e-12
+//! relative) the matrix M + Z⁻¹W is positive definite (M PSD, Z⁻¹W > 0) and goes to a sparse
+//! faer Cholesky factorisation ([`PrincipalCholesky`], ordering and symbolic analysis once per
+//! solve); when a numeric factorisation finds a pivot that is not positive (M not PSD, or
+//! round-off on a singular M with tiny Z⁻¹W), that solve goes on with the LU. Otherwise: dense
+//! faer LU, or sparse faer LU whose symbolic analysis is done once per solve (the pattern is
+//! that of M plus the diagonal). The two solves are
 //! the predictor with r_c = −ZWe, then the corrector with
 //! r_c = −ZWe − ΔZ_aff ΔW_aff e + σμe, σ = (μ_aff/μ)³. One step length α for z and w (they are
 //! tied by Δw = MΔz + r) is η times the step to the boundary, capped at 1, with
@@ -25,7 +30,9 @@
 //! α < 1e-8, end as `stalled` (typical of infeasible problems). History measure: the merit
 //! residual of the iterate. Warm start: the given z, shifted into the interior as above.
 
-use crate::linalg::jacobian_system::{JacobianSystem, KrylovSettings, LinearSolver};
+use crate::linalg::jacobian_system::{
+    JacobianSystem, KrylovSettings, LinearError, LinearSolver, PrincipalCholesky,
+};
 use crate::merit::{merit_scale, min_map_norm, norm2};
 use std::borrow::Cow;
 
@@ -135,11 +142,10 @@ impl Ipm {
                 scale,
                 z,
                 w,
-                sys: JacobianSystem::new(
-                    lcp,
-                    LinearSolver::Direct,
-                    KrylovSettings { restart: 1, max_iter: 1 },
-                ),
+                sys: match PrincipalCholesky::new(lcp, 1e-12) {
+                    Some(chol) => Newton::Cholesky(Box::new(chol)),
+                    None => Newton::lu(lcp),
+                },
                 m_norm: frobenius(lcp),
                 w_true: vec![0.0; n],
                 r: vec![0.0; n],
@@ -154,6 +160,57 @@ impl Ipm {
     }
 }
 
+/// The factorisation of the Newton matrix M + Z⁻¹W.
+enum Newton {
+    /// Sparse Cholesky (sparse symmetric M).
+    Cholesky(Box<PrincipalCholesky>),
+    /// Dense or sparse LU.
+    Lu(JacobianSystem),
+}
+
+impl Newton {
+    fn lu(lcp: &Lcp) -> Self {
+        Newton::Lu(JacobianSystem::new(
+            lcp,
+            LinearSolver::Direct,
+            KrylovSettings { restart: 1, max_iter: 1 },
+        ))
+    }
+
+    /// Factorises M + diag(d); a Cholesky that meets a pivot that is not positive hands this
+    /// and every later factorisation of the solve to the LU.
+    fn factor(
+        &mut self,
+        lcp: &Lcp,
+        d: &[f64],
+        ones: &[f64],
+        ctx: &mut SolveContext<'_>,
+    ) -> Result<(), LinearError> {
+        if let Newton::Cholesky(chol) = self {
+            if chol.factor_plus_diagonal(d, ctx).is_ok() {
+                return Ok(());
+            }
+            *self = Newton::lu(lcp);
+        }
+        match self {
+            Newton::Lu(sys) => sys.factor(lcp, d, ones, ctx),
+            Newton::Cholesky(_) => unreachable!("replaced by the LU above"),
+        }
+    }
+
+    fn solve(
+        &mut self,
+        lcp: &Lcp,
+        rhs: &mut [f64],
+        ctx: &mut SolveContext<'_>,
+    ) -> Result<(), LinearError> {
+        match self {
+            Newton::Cholesky(chol) => chol.solve(rhs),
+            Newton::Lu(sys) => sys.solve(lcp, rhs, 0.0, ctx),
+        }
+    }
+}
+
 /// The running state of `ipm`: the interior pair (z, w), with w carried by the steps, and
 /// the true w = Mz + q with the infeasibility r = w_true − w and the residual of z.
 struct IpmState {
@@ -162,7 +219,7 @@ struct IpmState {
     scale: f64,
     z: Vec<f64>,
     w: Vec<f64>,
-    sys: JacobianSystem,
+    sys: Newton,
     m_norm: f64,
     w_true: Vec<f64>,
     r: Vec<f64>,
@@ -267,7 +324,7 @@ impl<'c> Steps<SolveContext<'c>> for IpmState {
 /// problems near their solution).
 fn direction(
     lcp: &Lcp,
-    sys: &mut JacobianSystem,
+    sys: &mut Newton,
     z: &[f64],
     r: &[f64],
     rc: &[f64],
@@ -276,7 +333,7 @@ fn direction(
 ) -> Result<Direction, Breakdown> {
     let n = z.len();
     let mut dz: Vec<f64> = (0..n).map(|i| rc[i] / z[i] - r[i]).collect();
-    sys.solve(lcp, &mut dz, 0.0, ctx).map_err(|_| Breakdown::Linear)?;
+    sys.solve(lcp, &mut dz, ctx).map_err(|_| Breakdown::Linear)?;
     let mut mdz = vec![0.0; n];
     ctx.mul_vec(lcp, &dz, &mut mdz);
     let curvature: f64 = dz.iter().zip(&mdz).map(|(a, b)| a * b).sum();
@@ -355,6 +412,60 @@ mod tests {
         assert_eq!(sol.status, Status::Solved, "{:?} residual {:e}", sol.note, sol.residual());
         assert!(sol.residual() <= 1e-10);
         assert!(sol.iterations <= 30, "{} iterations", sol.iterations);
+    }
+
+    /// The same problem in sparse storage (the Cholesky path when M is symmetric).
+    fn sparse_copy(lcp: &Lcp) -> Lcp {
+        let n = lcp.n();
+        let (mut r, mut c, mut v) = (Vec::new(), Vec::new(), Vec::new());
+        for i in 0..n {
+            for j in 0..n {
+                let m = lcp.get(i, j);
+                if m != 0.0 {
+                    r.push(i);
+                    c.push(j);
+                    v.push(m);
+                }
+            }
+        }
+        Lcp::from_coo(n, &r, &c, &v, lcp.q().to_vec()).expect("valid")
+    }
+
+    /// Sparse symmetric M goes to the sparse Cholesky: the same iterates as the dense LU up to
+    /// round-off (SPD: the same z; singular PSD: solved to 1e-10 in as few iterations).
+    #[test]
+    fn sparse_symmetric_m_uses_the_cholesky_and_matches_the_lu() {
+        for seed in 0..3 {
+            let dense = generate::random_spd(40, seed);
+            let (a, b) = (solve(&dense, None), solve(&sparse_copy(&dense), None));
+            assert_eq!(b.status, Status::Solved, "seed {seed}: {:?}", b.note);
+            assert_eq!(a.iterations, b.iterations, "seed {seed}");
+            assert_eq!(b.factorizations, b.iterations, "seed {seed}: a Cholesky failed");
+            for (x, y) in a.z.iter().zip(&b.z) {
+                assert!((x - y).abs() <= 1e-8 * (1.0 + x.abs()), "seed {seed}: {x} vs {y}");
+            }
+        }
+        let dense = generate::random_psd_singular(100, 30, 7);
+        let (a, b) = (solve(&dense, None), solve(&sparse_copy(&dense), None));
+        assert_eq!(b.status, Status::Solved, "{:?}", b.note);
+        assert!(b.residual() <= 1e-10);
+        assert!(b.iterations <= a.iterations + 2, "{} vs {}", b.iterations, a.iterations);
+    }
+
+    /// M = [[0, 5], [5, 0]] is symmetric indefinite: from z = e, w = (4, 4) the Newton matrix
+    /// [[4, 5], [5, 4]] is indefinite, its Cholesky fails (one counted factorisation) and the
+    /// solve goes on with the LU; the result is a checked solution or a failure, never a
+    /// wrong claim.
+    #[test]
+    fn an_indefinite_newton_matrix_falls_back_to_the_lu() {
+        let lcp = Lcp::from_coo(2, &[0, 1], &[1, 0], &[5.0, 5.0], vec![-1.0, -1.0]).expect("valid");
+        let sol = solve(&lcp, None);
+        assert_eq!(sol.factorizations, sol.iterations + 1, "{:?}", sol.note);
+        if sol.status == Status::Solved {
+            assert!(sol.residual() <= 1e-10);
+        } else {
+            assert_eq!(sol.status, Status::NumericalFailure, "{:?}", sol.note);
+        }
     }
 
     #[test]

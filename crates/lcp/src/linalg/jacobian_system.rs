@@ -588,6 +588,36 @@ impl PrincipalCholesky {
     /// it. Counts one factorisation. Fails when K is not numerically positive definite.
     pub fn factor(&mut self, free: &[bool], ctx: &mut SolveContext<'_>) -> Result<(), LinearError> {
         debug_assert_eq!(free.len(), self.n);
+        self.factor_entries(ctx, |i, j, m| {
+            if free[i] && free[j] {
+                m
+            } else if i == j {
+                1.0
+            } else {
+                0.0
+            }
+        })
+    }
+
+    /// Forms K = M + diag(d) (every row free; with [`PrincipalCholesky::shifted`], the
+    /// shift is added too) and factorises it: the Newton matrix M + Z⁻¹W of an interior-point method,
+    /// positive definite for positive semidefinite M and d > 0. Counts one factorisation.
+    /// Fails when K is not numerically positive definite.
+    pub fn factor_plus_diagonal(
+        &mut self,
+        d: &[f64],
+        ctx: &mut SolveContext<'_>,
+    ) -> Result<(), LinearError> {
+        debug_assert_eq!(d.len(), self.n);
+        self.factor_entries(ctx, |i, j, m| if i == j { m + d[i] } else { m })
+    }
+
+    /// Factorises K whose entry (i, j) is `entry(i, j, M_ij)` on the stored pattern.
+    fn factor_entries(
+        &mut self,
+        ctx: &mut SolveContext<'_>,
+        entry: impl Fn(usize, usize, f64) -> f64,
+    ) -> Result<(), LinearError> {
         self.factored = false;
         if self.analysis.is_none() {
             self.analysis = Some(self.analyse()?);
@@ -596,14 +626,7 @@ impl PrincipalCholesky {
         let Some(an) = &mut self.analysis else { unreachable!("the analysis was just stored") };
         let start = std::time::Instant::now();
         for (p, v) in an.values.iter_mut().enumerate() {
-            let (i, j) = (an.rows[p], an.cols[p]);
-            *v = if free[i] && free[j] {
-                an.m_values[p]
-            } else if i == j {
-                1.0
-            } else {
-                0.0
-            };
+            *v = entry(an.rows[p], an.cols[p], an.m_values[p]);
         }
         ctx.factorizations += 1;
         let a = SparseColMatRef::new(an.pattern.as_ref(), &an.values);

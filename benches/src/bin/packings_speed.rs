@@ -172,8 +172,14 @@ fn main() {
             for (k, solver) in solvers.iter().enumerate() {
                 match solve_chain(solver, &lcp, &opts) {
                     Ok(sol) => {
+                        // What a composite solver (auto) ran.
+                        let ran = if sol.solver.starts_with("auto(") {
+                            format!("  {}", sol.solver)
+                        } else {
+                            String::new()
+                        };
                         eprintln!(
-                            "  {:<24} {:>9.4} s  it {:>5}  products {:>6}  fact {:>4}  res {:.2e}  {}",
+                            "  {:<24} {:>9.4} s  it {:>5}  products {:>6}  fact {:>4}  res {:.2e}  {}{ran}",
                             args.solvers[k],
                             sol.solve_seconds,
                             sol.iterations,

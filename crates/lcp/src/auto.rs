@@ -17,7 +17,7 @@
 //! | class | candidates |
 //! |---|---|
 //! | symmetric positive definite, sparse, n > 5000 | `bpp`, `pgs`, `apgd`, `lemke` |
-//! | symmetric positive semidefinite, sparse, n > 5000 | ([`GPCG_PROBE`]), [`APGD_JACOBI`], [`PROX_NEWTON_MIN`], `qp`, `bpp` |
+//! | symmetric positive semidefinite, sparse, n > 5000 | ([`GPCG_PROBE`]), [`IPM_CHOLESKY`], [`APGD_JACOBI`], [`PROX_NEWTON_MIN`], `qp`, `bpp` |
 //! | P-matrix certified (PD, diagonally dominant, minors) | `bpp`, `lemke`, `newton-fb` |
 //! | symmetric positive semidefinite | `lemke`, `qp`, `ipm`, `bpp` |
 //! | copositive-plus by a sufficient test | `lemke`, `ipm` |
@@ -35,7 +35,11 @@
 //! `auto(lemke)` when the first candidate succeeded, `auto(bpp>lemke)` when `bpp` failed and
 //! `lemke` produced the result; the note says which rule applied and how each try ended.
 //! Iterations, pivots, matrix-vector products, factorisations and time are summed over the
-//! tries; the time limit applies to all tries together.
+//! tries; the time limit applies to all tries together. Each try starts from the caller's
+//! warm start (or cold), unless an earlier try returned a z whose residual is below that of
+//! every earlier start: then from the best such z (the note says so: `bpp (started from
+//! gpcg:max_products=300's z): solved`). A failed try close to a solution is thus not thrown
+//! away; every result is still checked by the driver.
 //!
 //! A Gram-form M = G G' + D ([`Lcp::from_gram`]) with n > [`LARGE_SPARSE_N`] is not
 //! diagnosed (that would assemble it): it is symmetric positive semidefinite by construction,
@@ -99,12 +103,21 @@ impl Auto {
 /// follows (docs/performance.md, "Gradient projection with CG").
 pub const GPCG_PROBE: &str = "gpcg:max_products=300";
 
-/// The second candidate for a large sparse symmetric positive semidefinite M: `apgd` with
+/// The second candidate for a large sparse symmetric positive semidefinite M: `ipm` with its
+/// Newton matrix factorised by a sparse Cholesky, refused (in the time of the symbolic
+/// analysis) when the factor would hold more than 30 times the entries of the matrix. Fill
+/// measured with the AMD ordering (docs/performance.md, "Interior point with a sparse
+/// Cholesky"): 6 on the 2D packings at 10^4 and 14.5 at 10^5, 22 to 27 on the 3D lattices
+/// and piles at 10^4, 68 to 95 at 10^5, where one factorisation took 1.6 to 6.1 s and `ipm`
+/// on the FCC pile stalled after 442 s against 226 to 307 s for Jacobi `apgd`.
+pub const IPM_CHOLESKY: &str = "ipm:max_fill=30";
+
+/// The third candidate for a large sparse symmetric positive semidefinite M: `apgd` with
 /// Jacobi scaling, 15 to 45 % fewer iterations than unscaled `apgd` on the packings and box
 /// stacks measured (docs/performance.md).
 pub const APGD_JACOBI: &str = "apgd:scaling=jacobi";
 
-/// The third candidate for a large sparse symmetric positive semidefinite M (the singular
+/// The fourth candidate for a large sparse symmetric positive semidefinite M (the singular
 /// Delassus matrix of a packing), after `apgd`: proximal Newton-min after 200 projected
 /// Gauss–Seidel sweeps, whose principal systems are definite for every free set. Measured on
 /// the packings (docs/performance.md, "Singular W: which solver, and the rule of auto"):
@@ -140,7 +153,7 @@ pub fn candidates(
         } else if psd && sparse && n > LARGE_SPARSE_N {
             (
                 "symmetric positive semidefinite, large sparse",
-                vec![GPCG_PROBE, APGD_JACOBI, PROX_NEWTON_MIN, "qp", "bpp"],
+                vec![GPCG_PROBE, IPM_CHOLESKY, APGD_JACOBI, PROX_NEWTON_MIN, "qp", "bpp"],
             )
         } else if d.p_matrix == Some(true) {
             ("P-matrix", vec!["bpp", "lemke", "newton-fb"])
@@ -319,7 +332,11 @@ const PROBE_RULE: &str = "large sparse symmetric: gpcg probe before the classifi
 /// The running account of one `auto` run's tries.
 struct Account<'o> {
     options: &'o SolveOptions,
-    warm_start: Option<&'o [f64]>,
+    /// The start of the next try: the caller's warm start, or the z of an earlier try whose
+    /// residual is below that of every earlier start (`from` names that try).
+    warm: Option<Vec<f64>>,
+    warm_residual: f64,
+    from: Option<String>,
     acc: Option<Solution>,
     tried: Vec<String>,
     story: Vec<String>,
@@ -332,10 +349,21 @@ struct Account<'o> {
 }
 
 impl<'o> Account<'o> {
-    fn new(options: &'o SolveOptions, warm_start: Option<&'o [f64]>) -> Self {
+    fn new(lcp: &Lcp, options: &'o SolveOptions, warm_start: Option<&[f64]>) -> Self {
+        let zeros;
+        let start = match warm_start {
+            Some(z) => z,
+            None => {
+                zeros = vec![0.0; lcp.n()];
+                &zeros
+            }
+        };
+        let warm_residual = crate::merit::evaluate_uncounted(lcp, start).1.residual;
         Self {
             options,
-            warm_start,
+            warm: warm_start.map(<[f64]>::to_vec),
+            warm_residual: if warm_residual.is_nan() { f64::INFINITY } else { warm_residual },
+            from: None,
             acc: None,
             tried: Vec::new(),
             story: Vec::new(),
@@ -361,7 +389,7 @@ impl<'o> Account<'o> {
             None => None,
         };
         let opts = SolveOptions { time_limit, ..self.options.clone() };
-        let sol = match run_solver(solver, lcp, &opts, self.warm_start) {
+        let sol = match run_solver(solver, lcp, &opts, self.warm.as_deref()) {
             Ok(s) => s,
             Err(e) => {
                 self.story.push(format!("{name}: {e}"));
@@ -370,7 +398,16 @@ impl<'o> Account<'o> {
             }
         };
         self.tried.push(name.to_string());
-        self.story.push(format!("{name}: {}", sol.status));
+        let start = match &self.from {
+            Some(from) => format!(" (started from {from}'s z)"),
+            None => String::new(),
+        };
+        self.story.push(format!("{name}{start}: {}", sol.status));
+        if sol.residual() < self.warm_residual {
+            self.warm_residual = sol.residual();
+            self.warm = Some(sol.z.clone());
+            self.from = Some(name.to_string());
+        }
         self.spent += Duration::from_secs_f64(sol.solve_seconds);
         self.iterations += sol.iterations;
         self.matvecs += sol.matvecs;
@@ -394,7 +431,7 @@ impl Auto {
         options: &SolveOptions,
         warm_start: Option<&[f64]>,
     ) -> Result<Tries, SolveError> {
-        let mut account = Account::new(options, warm_start);
+        let mut account = Account::new(lcp, options, warm_start);
         let probed = probe(lcp);
         let mut rule = None;
         if let Some((name, solver)) = &probed {
@@ -554,18 +591,18 @@ mod tests {
     }
 
     /// A large sparse singular PSD M is proved semidefinite by the shifted Cholesky test and
-    /// goes to `gpcg` with its product budget, then `apgd` with Jacobi scaling, then proximal
-    /// Newton-min. The probe solves this one within its budget; each fallback solves it too,
+    /// goes to `gpcg` with its product budget, then the Cholesky `ipm` with its fill limit,
+    /// then `apgd` with Jacobi scaling, then proximal Newton-min. The probe solves this one within its budget; each fallback solves it too,
     /// and the probe with a budget too small ends `max_iterations`, saying why.
     #[test]
-    fn large_sparse_singular_psd_goes_to_gpcg_then_apgd_then_proximal_newton_min() {
+    fn large_sparse_singular_psd_goes_to_gpcg_ipm_apgd_then_proximal_newton_min() {
         let lcp = banded_singular_psd(6000);
         let d = diagnose_with(&lcp, &DiagnoseLimits::cheap());
         assert!(d.symmetric);
         assert_eq!(d.definiteness, Definiteness::PositiveSemidefinite);
         let (rule, names) = candidates(&lcp, &d, DEFAULT_MEMORY_BUDGET);
         assert_eq!(rule, "symmetric positive semidefinite, large sparse");
-        assert_eq!(names[..3], [GPCG_PROBE, APGD_JACOBI, PROX_NEWTON_MIN]);
+        assert_eq!(names[..4], [GPCG_PROBE, IPM_CHOLESKY, APGD_JACOBI, PROX_NEWTON_MIN]);
         let sol = solve(&lcp);
         assert_eq!(sol.status, Status::Solved, "{:?}", sol.note);
         assert_eq!(sol.solver, format!("auto({GPCG_PROBE})"), "{:?}", sol.note);
@@ -574,7 +611,7 @@ mod tests {
         let note = sol.note.as_deref().unwrap_or_default();
         assert!(note.contains(PROBE_RULE), "{note}");
         let options = SolveOptions { tol: Some(DEFAULT_TOL), ..SolveOptions::default() };
-        for spec in [APGD_JACOBI, PROX_NEWTON_MIN] {
+        for spec in [IPM_CHOLESKY, APGD_JACOBI, PROX_NEWTON_MIN] {
             let solver = crate::Registry::builtin().build(spec).expect("spec");
             let sol = solver.solve(&lcp, &options, None).expect("setup");
             assert_eq!(sol.status, Status::Solved, "{spec}: {:?}", sol.note);
@@ -625,6 +662,32 @@ mod tests {
         assert_eq!(sol.solver.matches("gpcg").count(), 1, "{}", sol.solver);
         assert!(note.contains("rule `general`"), "{note}");
         assert!(note.contains(&format!("{GPCG_PROBE}: numerical_failure")), "{note}");
+    }
+
+    /// A try that fails but gets closer hands its z to the next one: on a tridiagonal SPD M
+    /// (n = 6000, condition number about 4000) the probe runs out of its 300 products with a
+    /// smaller residual than z = 0, and `bpp` starts from its z.
+    #[test]
+    fn the_next_try_starts_from_the_best_earlier_z() {
+        let n = LARGE_SPARSE_N + 1000;
+        let (mut r, mut c, mut v) = (Vec::new(), Vec::new(), Vec::new());
+        for i in 0..n {
+            r.push(i);
+            c.push(i);
+            v.push(2.001);
+            if i + 1 < n {
+                r.extend([i, i + 1]);
+                c.extend([i + 1, i]);
+                v.extend([-1.0, -1.0]);
+            }
+        }
+        let q: Vec<f64> = (0..n).map(|i| if i % 7 == 3 { 0.5 } else { -1.0 }).collect();
+        let lcp = Lcp::from_coo(n, &r, &c, &v, q).expect("valid");
+        let sol = solve(&lcp);
+        assert_eq!(sol.status, Status::Solved, "{:?}", sol.note);
+        let note = sol.note.as_deref().unwrap_or_default();
+        assert!(note.contains(&format!("{GPCG_PROBE}: max_iterations")), "{note}");
+        assert!(note.contains(&format!("(started from {GPCG_PROBE}'s z)")), "{note}");
     }
 
     #[test]

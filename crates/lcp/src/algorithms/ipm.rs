@@ -46,6 +46,9 @@ crate::solver_params! {
     pub struct IpmParams for "ipm" {
         /// fraction of the step to the boundary far from the solution (near it, 1 - merit)
         step_fraction: f64 = 0.99, valid if |v| v > 0.0 && v < 1.0 => "in (0, 1)";
+        /// refuse a sparse Cholesky factor with more than this many times the entries of the
+        /// Newton matrix's triangle (0: no limit; the memory budget always applies)
+        max_fill: f64 = 0.0, valid if |v| v >= 0.0 && v.is_finite() => ">= 0";
     }
 }
 
@@ -116,6 +119,35 @@ enum Breakdown {
 }
 
 impl Ipm {
+    /// The factorisation of the Newton matrix: the sparse Cholesky for a sparse symmetric M,
+    /// analysed now so that its size is checked against the memory budget (8 bytes per
+    /// entry of L) and `max_fill` before any numeric work; the LU otherwise, or when the
+    /// analysis fails.
+    fn newton(&self, lcp: &Lcp, ctx: &SolveContext<'_>) -> Result<Newton, SolveError> {
+        let Some(mut chol) = PrincipalCholesky::new(lcp, 1e-12) else {
+            return Ok(Newton::lu(lcp));
+        };
+        if chol.analyse_now().is_err() {
+            return Ok(Newton::lu(lcp));
+        }
+        let (l, k) = (chol.factor_nnz(), chol.matrix_nnz());
+        crate::memory::check_bytes(8 * l as u128, ctx.memory_budget, || {
+            format!("ipm: sparse Cholesky factor of M + Z^-1 W ({l} entries, n = {})", lcp.n())
+        })?;
+        let max_fill = self.params.max_fill;
+        if max_fill > 0.0 && l as f64 > max_fill * k as f64 {
+            return Err(SolveError::Unsupported {
+                solver: crate::solver::LcpSolver::name(self),
+                reason: format!(
+                    "the sparse Cholesky factor of the Newton matrix would hold {l} entries, \
+                     {:.1} times the {k} of its triangle, more than max_fill = {max_fill}",
+                    l as f64 / k.max(1) as f64
+                ),
+            });
+        }
+        Ok(Newton::Cholesky(Box::new(chol)))
+    }
+
     fn solve_loop(&self, lcp: &Lcp, ctx: &mut SolveContext<'_>) -> Result<Outcome, SolveError> {
         let n = lcp.n();
         crate::memory::check_dense_work(
@@ -124,6 +156,7 @@ impl Ipm {
             ctx.memory_budget,
             "ipm: dense Newton matrix and its LU factors",
         )?;
+        let sys = self.newton(lcp, ctx)?;
         run_steps(lcp, ctx, |lcp, ctx| {
             let mut z = match ctx.warm_start {
                 Some(z0) => z0.to_vec(),
@@ -142,10 +175,7 @@ impl Ipm {
                 scale,
                 z,
                 w,
-                sys: match PrincipalCholesky::new(lcp, 1e-12) {
-                    Some(chol) => Newton::Cholesky(Box::new(chol)),
-                    None => Newton::lu(lcp),
-                },
+                sys,
                 m_norm: frobenius(lcp),
                 w_true: vec![0.0; n],
                 r: vec![0.0; n],
@@ -466,6 +496,50 @@ mod tests {
         } else {
             assert_eq!(sol.status, Status::NumericalFailure, "{:?}", sol.note);
         }
+    }
+
+    /// The 5-point Laplacian on a 20 x 20 grid (plus I): its Cholesky factor fills in, so
+    /// `max_fill` just above 1 refuses it before any numeric work, a generous one solves, and
+    /// a memory budget smaller than the factor is a typed memory error.
+    #[test]
+    fn the_cholesky_factor_is_checked_against_max_fill_and_the_memory_budget() {
+        let k = 20;
+        let (mut r, mut c, mut v) = (Vec::new(), Vec::new(), Vec::new());
+        for i in 0..k {
+            for j in 0..k {
+                let p = i * k + j;
+                r.push(p);
+                c.push(p);
+                v.push(5.0);
+                for (di, dj) in [(0, 1), (1, 0)] {
+                    if i + di < k && j + dj < k {
+                        let o = (i + di) * k + j + dj;
+                        r.extend([p, o]);
+                        c.extend([o, p]);
+                        v.extend([-1.0, -1.0]);
+                    }
+                }
+            }
+        }
+        let q: Vec<f64> = (0..k * k).map(|p| if p % 3 == 0 { 1.0 } else { -1.0 }).collect();
+        let lcp = Lcp::from_coo(k * k, &r, &c, &v, q).expect("valid");
+        let tight = Registry::builtin().build("ipm:max_fill=1.01").expect("spec");
+        match tight.solve(&lcp, &SolveOptions::default(), None) {
+            Err(crate::SolveError::Unsupported { reason, .. }) => {
+                assert!(reason.contains("max_fill = 1.01"), "{reason}")
+            }
+            other => panic!("expected a refusal, got {other:?}"),
+        }
+        let loose = Registry::builtin().build("ipm:max_fill=100").expect("spec");
+        let sol = loose.solve(&lcp, &SolveOptions::default(), None).expect("runs");
+        assert_eq!(sol.status, Status::Solved, "{:?}", sol.note);
+        let small = SolveOptions { memory_budget: Some(4096), ..SolveOptions::default() };
+        let err = solve_with(&lcp, &small);
+        assert!(matches!(err, Err(crate::SolveError::Memory(_))), "{err:?}");
+    }
+
+    fn solve_with(lcp: &Lcp, options: &SolveOptions) -> Result<crate::Solution, crate::SolveError> {
+        Registry::builtin().build("ipm").expect("spec").solve(lcp, options, None)
     }
 
     #[test]

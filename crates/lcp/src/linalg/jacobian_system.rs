@@ -584,6 +584,17 @@ impl PrincipalCholesky {
         })
     }
 
+    /// Runs the ordering and the symbolic analysis now (they otherwise run at the first
+    /// factorisation), so that [`PrincipalCholesky::factor_nnz`] can be read before any
+    /// numeric work.
+    pub fn analyse_now(&mut self) -> Result<(), LinearError> {
+        if self.analysis.is_none() {
+            self.analysis = Some(self.analyse()?);
+            self.symbolic_analyses += 1;
+        }
+        Ok(())
+    }
+
     /// Forms K for the free set (`free[i]`: row i of the system is row i of M) and factorises
     /// it. Counts one factorisation. Fails when K is not numerically positive definite.
     pub fn factor(&mut self, free: &[bool], ctx: &mut SolveContext<'_>) -> Result<(), LinearError> {
@@ -693,7 +704,7 @@ impl PrincipalCholesky {
         self.symbolic_analyses
     }
 
-    /// Stored entries of the Cholesky factor L (after the first factorisation; 0 before).
+    /// Stored entries of the Cholesky factor L (after the analysis; 0 before).
     pub fn factor_nnz(&self) -> usize {
         self.analysis.as_ref().map_or(0, |a| a.l_values.len())
     }

@@ -358,7 +358,12 @@ impl<'o> Account<'o> {
                 &zeros
             }
         };
-        let warm_residual = crate::merit::evaluate_uncounted(lcp, start).1.residual;
+        // A warm start of the wrong length is the driver's error to report, at the first try.
+        let warm_residual = if start.len() == lcp.n() {
+            crate::merit::evaluate_uncounted(lcp, start).1.residual
+        } else {
+            f64::INFINITY
+        };
         Self {
             options,
             warm: warm_start.map(<[f64]>::to_vec),

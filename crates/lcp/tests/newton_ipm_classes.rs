@@ -137,7 +137,7 @@ fn sparse_laplacian_2000_reaches_1e_10() {
 #[test]
 fn bad_dimensions_of_warm_start_are_errors_for_each_solver() {
     let lcp = generate::random_spd(5, 0);
-    for spec in ["newton-fb", "newton-min", "ipm", "qp"] {
+    for spec in ["newton-fb", "newton-min", "ipm", "qp", "auto"] {
         let solver = Registry::builtin().build(spec).expect("valid spec");
         assert!(solver.solve(&lcp, &SolveOptions::default(), Some(&[0.0; 4])).is_err(), "{spec}");
         assert!(solver.solve(&lcp, &SolveOptions::default(), Some(&[0.0; 6])).is_err(), "{spec}");

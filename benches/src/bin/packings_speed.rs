@@ -9,7 +9,12 @@
 //! solver's median time over the sizes of a family (least squares of log t on log n).
 //!
 //! `packings_speed [--family hex|hexr|fcc|cubic|stack2|stack3] [--sizes N,N,..] [--friction MU]
-//! [--repeats K] [--solvers s1;s2;..] [--time-limit SECONDS]`
+//! [--repeats K] [--solvers s1;s2;..] [--time-limit SECONDS] [--form assembled|matrix-free]`
+//!
+//! `--form matrix-free` hands W over in its Gram form G G' (frictionless only; see
+//! `signorini_contact::DelassusForm`): the matrix-free solvers and `ipm` (velocity-space
+//! Newton matrix) never form W. W is still assembled once before the timed solves, so that
+//! the solvers that read entries (`qp` among them) are not charged for it.
 //!
 //! A solver `a>>b` runs `a`, then `b` warm-started from `a`'s z, timed as one solve (e.g.
 //! `apgd:tol=1e-4>>newton-min:prox=1e-4,presweeps=0`).
@@ -22,8 +27,8 @@ use std::time::Duration;
 
 use signorini_benches::median;
 use signorini_contact::packings::{box_stacks, cubic_lattice, fcc_pile, hex_disks, random_disks};
-use signorini_contact::{contact_problem, Dimension, Level, Scene};
-use signorini_lcp::{Registry, SolveOptions};
+use signorini_contact::{contact_problem_with, DelassusForm, Dimension, Level, Scene};
+use signorini_lcp::{Registry, SolveOptions, Status};
 
 struct Args {
     family: String,
@@ -32,6 +37,7 @@ struct Args {
     repeats: usize,
     solvers: Vec<String>,
     time_limit: f64,
+    form: DelassusForm,
 }
 
 fn parse_args() -> Result<Args, String> {
@@ -45,6 +51,7 @@ fn parse_args() -> Result<Args, String> {
             .map(|s| s.to_string())
             .collect(),
         time_limit: 120.0,
+        form: DelassusForm::Assembled,
     };
     let mut it = std::env::args().skip(1);
     let bad = |f: &str, v: &str| format!("{f}: cannot read {v:?}");
@@ -62,6 +69,13 @@ fn parse_args() -> Result<Args, String> {
             "--repeats" => a.repeats = v.parse().map_err(|_| bad(&flag, &v))?,
             "--time-limit" => a.time_limit = v.parse().map_err(|_| bad(&flag, &v))?,
             "--solvers" => a.solvers = v.split(';').map(|s| s.trim().to_string()).collect(),
+            "--form" => {
+                a.form = match v.as_str() {
+                    "assembled" => DelassusForm::Assembled,
+                    "matrix-free" => DelassusForm::MatrixFree,
+                    _ => return Err(format!("--form: {v:?} is not assembled or matrix-free")),
+                }
+            }
             _ => return Err(format!("unknown flag {flag}")),
         }
     }
@@ -134,7 +148,12 @@ fn main() {
                 .collect()
         })
         .collect();
-    println!("family `{}`, friction {}", args.family, args.friction);
+    println!(
+        "family `{}`, friction {}, W {}",
+        args.family,
+        args.friction,
+        args.form.as_str()
+    );
     println!(
         "| n | nnz(W) | solver | status | median [s] | min [s] | iterations | factorisations | residual | ratio to qp |"
     );
@@ -150,7 +169,7 @@ fn main() {
             }
         };
         s.material.friction = args.friction;
-        let problem = match contact_problem(&s, Level::Acceleration, None, None) {
+        let problem = match contact_problem_with(&s, Level::Acceleration, None, None, args.form) {
             Ok(p) => p,
             Err(e) => {
                 eprintln!("packings_speed: assembly: {e}");
@@ -158,6 +177,8 @@ fn main() {
             }
         };
         let lcp = problem.lcp;
+        // The assembly of a Gram form happens here, outside the timed solves.
+        let _ = lcp.matrix();
         eprintln!(
             "{} bodies, n = {} (nnz {}) assembled in {:.3} s",
             s.bodies.len(),
@@ -172,12 +193,15 @@ fn main() {
             for (k, solver) in solvers.iter().enumerate() {
                 match solve_chain(solver, &lcp, &opts) {
                     Ok(sol) => {
-                        // What a composite solver (auto) ran.
-                        let ran = if sol.solver.starts_with("auto(") {
+                        // What a composite solver (auto) ran, and why a solve did not end solved.
+                        let mut ran = if sol.solver.starts_with("auto(") {
                             format!("  {}", sol.solver)
                         } else {
                             String::new()
                         };
+                        if sol.status != Status::Solved {
+                            ran += &format!("  ({})", sol.note.as_deref().unwrap_or("no note"));
+                        }
                         eprintln!(
                             "  {:<24} {:>9.4} s  it {:>5}  products {:>6}  fact {:>4}  res {:.2e}  {}{ran}",
                             args.solvers[k],

@@ -165,6 +165,12 @@ impl GramMatrix {
         &self.g
     }
 
+    /// G by column: for column k, the rows `rows[ptr[k]..ptr[k + 1]]` (increasing) and their
+    /// values, as `(ptr, rows, vals)`.
+    pub fn columns(&self) -> (&[usize], &[usize], &[f64]) {
+        (&self.col_ptr, &self.col_rows, &self.col_vals)
+    }
+
     /// The diagonal D, if any.
     pub fn compliance(&self) -> Option<&[f64]> {
         self.d.as_deref()

@@ -15,7 +15,11 @@
 //! solve); when a numeric factorisation finds a pivot that is not positive (M not PSD, or
 //! round-off on a singular M with tiny Z⁻¹W), that solve goes on with the LU. Otherwise: dense
 //! faer LU, or sparse faer LU whose symbolic analysis is done once per solve (the pattern is
-//! that of M plus the diagonal). The two solves are
+//! that of M plus the diagonal). For a Gram-form M = G G' + D ([`Lcp::from_gram`], G n x p)
+//! the Newton matrix G G' + E, E = D + Z⁻¹W, is solved in the p unknowns of G's columns
+//! instead ([`crate::linalg::gram_newton`]: Woodbury with K = I + G' E⁻¹ G, a sparse
+//! Cholesky, iterative refinement), so M is never assembled; for a Delassus matrix
+//! W = J M⁻¹ J' that is the matrix of the bodies' velocities. The two solves are
 //! the predictor with r_c = −ZWe, then the corrector with
 //! r_c = −ZWe − ΔZ_aff ΔW_aff e + σμe, σ = (μ_aff/μ)³. One step length α for z and w (they are
 //! tied by Δw = MΔz + r) is η times the step to the boundary, capped at 1, with
@@ -32,6 +36,7 @@
 //! `stalled`. History measure: the merit
 //! residual of the iterate. Warm start: the given z, shifted into the interior as above.
 
+use crate::linalg::gram_newton::GramNewton;
 use crate::linalg::jacobian_system::{
     JacobianSystem, KrylovSettings, LinearError, LinearSolver, PrincipalCholesky,
 };
@@ -49,7 +54,8 @@ crate::solver_params! {
         /// fraction of the step to the boundary far from the solution (near it, 1 - merit)
         step_fraction: f64 = 0.99, valid if |v| v > 0.0 && v < 1.0 => "in (0, 1)";
         /// refuse a sparse Cholesky factor with more than this many times the entries of the
-        /// Newton matrix's triangle (0: no limit; the memory budget always applies)
+        /// Newton matrix's triangle (that of G' G for a Gram-form M; 0: no limit; the memory
+        /// budget always applies)
         max_fill: f64 = 0.0, valid if |v| v >= 0.0 && v.is_finite() => ">= 0";
     }
 }
@@ -60,6 +66,7 @@ crate::lcp_solver! {
         summary: "primal-dual interior point, Mehrotra predictor-corrector (Wright 1997); monotone (PSD) M",
         tol: 1e-10,
         max_iter: |_params, _n| 200,
+        matrix_free: true,
         run: Ipm::solve_loop,
     }
 }
@@ -91,8 +98,15 @@ fn step_to_boundary(x: &[f64], dx: &[f64]) -> f64 {
         .fold(f64::INFINITY, f64::min)
 }
 
-/// Frobenius norm of M (for the round-off bound of the monotonicity test).
+/// Frobenius norm of M (for the round-off bound of the monotonicity test); for a Gram-form
+/// M = G G' + D the bound ||G||_F² + ||D||_F, without assembling M.
 fn frobenius(lcp: &Lcp) -> f64 {
+    if let Some(g) = lcp.gram() {
+        let f = g.factor();
+        let gg: f64 = (0..lcp.n()).map(|i| f.val_of_row(i).iter().map(|v| v * v).sum::<f64>()).sum();
+        let dd: f64 = g.compliance().map_or(0.0, |d| d.iter().map(|v| v * v).sum());
+        return gg + dd.sqrt();
+    }
     let sq: f64 = match lcp.matrix() {
         Matrix::Dense(d) => {
             (0..d.ncols()).map(|j| d.col(j).iter().map(|v| v * v).sum::<f64>()).sum()
@@ -112,10 +126,23 @@ struct Direction {
     dw: Vec<f64>,
 }
 
+impl Breakdown {
+    /// The end of the run at step `it`, `numerical_failure` with the reason.
+    fn end(self, it: usize) -> Step {
+        let note = match self {
+            Breakdown::Linear(e) => format!("the Newton solve at step {it}: {e}"),
+            Breakdown::NotMonotone => {
+                format!("step {it}: a direction with dz'M dz < 0 beyond round-off (M is not monotone)")
+            }
+        };
+        Step::End { status: Status::NumericalFailure, note: Some(note) }
+    }
+}
+
 /// Why an interior-point iteration could not continue.
 enum Breakdown {
     /// Factorisation or solve failed.
-    Linear,
+    Linear(LinearError),
     /// Δz'MΔz < 0: M is not monotone.
     NotMonotone,
 }
@@ -126,6 +153,23 @@ impl Ipm {
     /// entry of L) and `max_fill` before any numeric work; the LU otherwise, or when the
     /// analysis fails.
     fn newton(&self, lcp: &Lcp, ctx: &SolveContext<'_>) -> Result<Newton, SolveError> {
+        if let Some(gram) = lcp.gram() {
+            let mut sys = GramNewton::new(gram);
+            sys.analyse_now().map_err(|e| SolveError::Unsupported {
+                solver: crate::solver::LcpSolver::name(self),
+                reason: format!("the velocity-space Newton matrix I + G' E^-1 G: {e}"),
+            })?;
+            let (l, k, t) = (sys.factor_nnz(), sys.matrix_nnz(), sys.term_count());
+            crate::memory::check_bytes(8 * (l + k + t) as u128, ctx.memory_budget, || {
+                format!(
+                    "ipm: sparse Cholesky factor of I + G' E^-1 G ({l} entries, p = {}) and its \
+                     assembly list ({t} terms)",
+                    sys.size()
+                )
+            })?;
+            self.check_fill(l, k)?;
+            return Ok(Newton::Velocity(Box::new(sys)));
+        }
         let Some(mut chol) = PrincipalCholesky::new(lcp, 1e-12) else {
             return Ok(Newton::lu(lcp));
         };
@@ -136,6 +180,12 @@ impl Ipm {
         crate::memory::check_bytes(8 * l as u128, ctx.memory_budget, || {
             format!("ipm: sparse Cholesky factor of M + Z^-1 W ({l} entries, n = {})", lcp.n())
         })?;
+        self.check_fill(l, k)?;
+        Ok(Newton::Cholesky(Box::new(chol)))
+    }
+
+    /// `max_fill` against a factor of `l` entries for a triangle of `k`.
+    fn check_fill(&self, l: usize, k: usize) -> Result<(), SolveError> {
         let max_fill = self.params.max_fill;
         if max_fill > 0.0 && l as f64 > max_fill * k as f64 {
             return Err(SolveError::Unsupported {
@@ -147,7 +197,7 @@ impl Ipm {
                 ),
             });
         }
-        Ok(Newton::Cholesky(Box::new(chol)))
+        Ok(())
     }
 
     fn solve_loop(&self, lcp: &Lcp, ctx: &mut SolveContext<'_>) -> Result<Outcome, SolveError> {
@@ -209,6 +259,8 @@ enum Newton {
     Cholesky(Box<PrincipalCholesky>),
     /// Dense or sparse LU.
     Lu(JacobianSystem),
+    /// Gram-form M: the velocity-space matrix I + G' E⁻¹ G (Woodbury).
+    Velocity(Box<GramNewton>),
 }
 
 impl Newton {
@@ -229,6 +281,12 @@ impl Newton {
         ones: &[f64],
         ctx: &mut SolveContext<'_>,
     ) -> Result<(), LinearError> {
+        if let Newton::Velocity(sys) = self {
+            // K is positive definite for every E > 0: a failure is numerical, and an LU would
+            // assemble M.
+            let gram = lcp.gram().ok_or(LinearError::Factorization("no Gram form".into()))?;
+            return sys.factor(gram, d, ctx);
+        }
         if let Newton::Cholesky(chol) = self {
             if chol.factor_plus_diagonal(d, ctx).is_ok() {
                 return Ok(());
@@ -237,7 +295,7 @@ impl Newton {
         }
         match self {
             Newton::Lu(sys) => sys.factor(lcp, d, ones, ctx),
-            Newton::Cholesky(_) => unreachable!("replaced by the LU above"),
+            Newton::Cholesky(_) | Newton::Velocity(_) => unreachable!("handled above"),
         }
     }
 
@@ -250,6 +308,10 @@ impl Newton {
         match self {
             Newton::Cholesky(chol) => chol.solve(rhs),
             Newton::Lu(sys) => sys.solve(lcp, rhs, 0.0, ctx),
+            Newton::Velocity(sys) => {
+                let gram = lcp.gram().ok_or(LinearError::Factorization("no Gram form".into()))?;
+                sys.solve(gram, rhs, ctx)
+            }
         }
     }
 }
@@ -307,16 +369,15 @@ impl<'c> Steps<SolveContext<'c>> for IpmState {
         for ((di, wi), zi) in self.d.iter_mut().zip(w.iter()).zip(z.iter()) {
             *di = wi / zi;
         }
-        if self.sys.factor(lcp, &self.d, &self.ones, ctx).is_err() {
-            return Ok(Step::end(Status::NumericalFailure));
+        if let Err(e) = self.sys.factor(lcp, &self.d, &self.ones, ctx) {
+            let note = format!("the Newton matrix at step {it}: {e}");
+            return Ok(Step::End { status: Status::NumericalFailure, note: Some(note) });
         }
         let rc_aff: Vec<f64> = z.iter().zip(w.iter()).map(|(a, b)| -a * b).collect();
         let aff = match direction(lcp, &mut self.sys, z, &self.r, &rc_aff, self.m_norm, ctx) {
             Ok(dir) => dir,
             // A failed solve or proof of non-monotonicity: the method does not apply.
-            Err(Breakdown::Linear | Breakdown::NotMonotone) => {
-                return Ok(Step::end(Status::NumericalFailure));
-            }
+            Err(b) => return Ok(b.end(it)),
         };
         let alpha_aff = step_to_boundary(z, &aff.dz).min(step_to_boundary(w, &aff.dw)).min(1.0);
         let mu_aff = (0..n)
@@ -327,7 +388,7 @@ impl<'c> Steps<SolveContext<'c>> for IpmState {
         let rc: Vec<f64> = (0..n).map(|i| rc_aff[i] - aff.dz[i] * aff.dw[i] + sigma * mu).collect();
         let dir = match direction(lcp, &mut self.sys, z, &self.r, &rc, self.m_norm, ctx) {
             Ok(dir) => dir,
-            Err(_) => return Ok(Step::end(Status::NumericalFailure)),
+            Err(b) => return Ok(b.end(it)),
         };
         // Mehrotra's step length: a fraction η of the (uncapped) step to the boundary,
         // capped at the full step 1, with η -> 1 as the merit falls (η = max(step_fraction,
@@ -386,7 +447,7 @@ fn direction(
 ) -> Result<Direction, Breakdown> {
     let n = z.len();
     let mut dz: Vec<f64> = (0..n).map(|i| rc[i] / z[i] - r[i]).collect();
-    sys.solve(lcp, &mut dz, ctx).map_err(|_| Breakdown::Linear)?;
+    sys.solve(lcp, &mut dz, ctx).map_err(Breakdown::Linear)?;
     let mut mdz = vec![0.0; n];
     ctx.mul_vec(lcp, &dz, &mut mdz);
     let curvature: f64 = dz.iter().zip(&mdz).map(|(a, b)| a * b).sum();
@@ -395,7 +456,15 @@ fn direction(
     if curvature < -(1e-8 * dz_norm * norm2(&mdz) + round_off) {
         return Err(Breakdown::NotMonotone);
     }
-    let dw = (0..n).map(|i| mdz[i] + r[i]).collect();
+    let mut dw: Vec<f64> = (0..n).map(|i| mdz[i] + r[i]).collect();
+    if let Newton::Velocity(v) = sys {
+        // Rows whose Z⁻¹W was raised to the floor: Δw from the complementarity equation
+        // W Δz + Z Δw = r_c, which the solve met with the floored diagonal; the first
+        // equation then misses by excess_i Δz_i, an infeasibility the next r carries.
+        for ((dwi, ex), dzi) in dw.iter_mut().zip(v.excess()).zip(&dz) {
+            *dwi += ex * dzi;
+        }
+    }
     Ok(Direction { dz, dw })
 }
 

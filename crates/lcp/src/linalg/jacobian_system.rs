@@ -10,6 +10,7 @@
 //! whole solve, so one symbolic factorisation serves every numeric one.
 
 use faer::dyn_stack::{MemBuffer, MemStack, StackReq};
+use faer::linalg::cholesky::llt::factor::LltRegularization;
 use faer::linalg::solvers::Solve;
 use faer::sparse::linalg::amd;
 use faer::sparse::linalg::cholesky::{
@@ -316,6 +317,9 @@ pub struct PrincipalCholesky {
     symbolic_analyses: usize,
     /// Wall time of the last numeric factorisation, seconds.
     last_factor_seconds: f64,
+    /// Dynamic regularisation (epsilon, delta): pivots below epsilon become delta (none when
+    /// None: such a pivot fails the factorisation).
+    regularization: Option<(f64, f64)>,
 }
 
 /// Fill ratio nnz(L) / nnz(upper triangle of K) up to which [`FillOrdering::Auto`] keeps the
@@ -351,6 +355,8 @@ struct CholeskyAnalysis {
     scratch: MemBuffer,
     work: Vec<f64>,
     amd: bool,
+    /// Storage position of each entry in the given order (for [`PrincipalCholesky::factor_values`]).
+    pos: Vec<usize>,
 }
 
 impl std::fmt::Debug for PrincipalCholesky {
@@ -499,7 +505,31 @@ impl PrincipalCholesky {
             factored: false,
             symbolic_analyses: 0,
             last_factor_seconds: 0.0,
+            regularization: None,
         })
+    }
+
+    /// The solver for a symmetric n x n matrix K given by its upper triangle pattern
+    /// (`rows[k] <= cols[k]`, each entry once, every diagonal entry present), whose values
+    /// come with each factorisation ([`PrincipalCholesky::factor_values`]). Used for Newton
+    /// matrices that are not of the form M + diagonal (the velocity-space matrix of
+    /// [`crate::linalg::gram_newton`]).
+    pub fn from_pattern(n: usize, rows: Vec<usize>, cols: Vec<usize>) -> Self {
+        debug_assert_eq!(rows.len(), cols.len());
+        debug_assert!(rows.iter().zip(&cols).all(|(i, j)| i <= j && *j < n));
+        let m_values = vec![0.0; rows.len()];
+        Self {
+            n,
+            rows,
+            cols,
+            m_values,
+            ordering: FillOrdering::Auto,
+            analysis: None,
+            factored: false,
+            symbolic_analyses: 0,
+            last_factor_seconds: 0.0,
+            regularization: None,
+        }
     }
 
     /// Ordering, permuted pattern and symbolic factorisation (once per solve).
@@ -569,6 +599,7 @@ impl PrincipalCholesky {
             m_values[p] = self.m_values[k];
         }
         Ok(CholeskyAnalysis {
+            pos,
             amd: perm.is_some(),
             perm: perm.map(|(fwd, _)| fwd),
             rows,
@@ -623,30 +654,78 @@ impl PrincipalCholesky {
         self.factor_entries(ctx, |i, j, m| if i == j { m + d[i] } else { m })
     }
 
-    /// Factorises K whose entry (i, j) is `entry(i, j, M_ij)` on the stored pattern.
-    fn factor_entries(
+    /// Factorises K with the given values of the entries of the pattern, in the order given
+    /// to [`PrincipalCholesky::from_pattern`] (or of the stored triangle of M). Counts one
+    /// factorisation. Fails when K is not numerically positive definite.
+    pub fn factor_values(
         &mut self,
+        values: &[f64],
         ctx: &mut SolveContext<'_>,
-        entry: impl Fn(usize, usize, f64) -> f64,
     ) -> Result<(), LinearError> {
+        if values.len() != self.rows.len() {
+            return Err(LinearError::Factorization(format!(
+                "{} values for a pattern of {} entries",
+                values.len(),
+                self.rows.len()
+            )));
+        }
+        let start = std::time::Instant::now();
+        let an = self.analysed()?;
+        for (&p, &v) in an.pos.iter().zip(values) {
+            an.values[p] = v;
+        }
+        self.numeric(ctx, start)
+    }
+
+    /// The analysis, computed now if it was not yet; marks the factorisation stale.
+    fn analysed(&mut self) -> Result<&mut CholeskyAnalysis, LinearError> {
         self.factored = false;
         if self.analysis.is_none() {
             self.analysis = Some(self.analyse()?);
             self.symbolic_analyses += 1;
         }
         let Some(an) = &mut self.analysis else { unreachable!("the analysis was just stored") };
+        Ok(an)
+    }
+
+    /// Factorises K whose entry (i, j) is `entry(i, j, M_ij)` on the stored pattern.
+    fn factor_entries(
+        &mut self,
+        ctx: &mut SolveContext<'_>,
+        entry: impl Fn(usize, usize, f64) -> f64,
+    ) -> Result<(), LinearError> {
         let start = std::time::Instant::now();
+        let an = self.analysed()?;
         for (p, v) in an.values.iter_mut().enumerate() {
             *v = entry(an.rows[p], an.cols[p], an.m_values[p]);
         }
+        self.numeric(ctx, start)
+    }
+
+    /// The numeric factorisation of the values in storage (started at `start`).
+    fn numeric(
+        &mut self,
+        ctx: &mut SolveContext<'_>,
+        start: std::time::Instant,
+    ) -> Result<(), LinearError> {
+        let Some(an) = &mut self.analysis else {
+            return Err(LinearError::Factorization("no analysis".into()));
+        };
         ctx.factorizations += 1;
         let a = SparseColMatRef::new(an.pattern.as_ref(), &an.values);
+        let regularization = match self.regularization {
+            Some((epsilon, delta)) => LltRegularization {
+                dynamic_regularization_delta: delta,
+                dynamic_regularization_epsilon: epsilon,
+            },
+            None => LltRegularization::default(),
+        };
         an.symbolic
             .factorize_numeric_llt(
                 &mut an.l_values,
                 a,
                 an.side,
-                Default::default(),
+                regularization,
                 Par::Seq,
                 MemStack::new(&mut an.scratch),
                 Default::default(),
@@ -655,6 +734,14 @@ impl PrincipalCholesky {
         self.factored = true;
         self.last_factor_seconds = start.elapsed().as_secs_f64();
         Ok(())
+    }
+
+    /// Dynamic regularisation of the numeric factorisations: a pivot below `epsilon` (or
+    /// negative) is replaced by `delta` instead of failing (faer's `LltRegularization`).
+    /// For a matrix whose pivots are known to be at least `epsilon` in exact arithmetic
+    /// (I + G' E⁻¹ G: at least 1), a smaller computed one is round-off.
+    pub fn set_regularization(&mut self, epsilon: f64, delta: f64) {
+        self.regularization = Some((epsilon, delta));
     }
 
     /// Wall time of the last factorisation in seconds (0 before the first): what the next

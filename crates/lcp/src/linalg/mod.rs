@@ -5,11 +5,14 @@
 //!   loop the splitting methods share;
 //! - [`jacobian_system`]: the Newton systems of the semismooth and interior-point methods
 //!   (dense LU, sparse LU/Cholesky with one symbolic analysis, GMRES);
+//! - [`gram_newton`]: the Newton matrix G G' + E of a Gram-form M solved in the p unknowns of
+//!   G's columns (Woodbury), for `ipm`;
 //! - `dense_lu`: sequential dense LU (bit-identical across thread counts) and equilibration
 //!   for the pivoting methods;
 //! - [`symmetry`]: the one symmetry check (M against M', relative to the largest entry).
 
 pub(crate) mod dense_lu;
+pub mod gram_newton;
 pub mod jacobian_system;
 pub mod sweeps;
 pub mod symmetry;

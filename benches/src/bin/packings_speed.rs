@@ -148,12 +148,7 @@ fn main() {
                 .collect()
         })
         .collect();
-    println!(
-        "family `{}`, friction {}, W {}",
-        args.family,
-        args.friction,
-        args.form.as_str()
-    );
+    println!("family `{}`, friction {}, W {}", args.family, args.friction, args.form.as_str());
     println!(
         "| n | nnz(W) | solver | status | median [s] | min [s] | iterations | factorisations | residual | ratio to qp |"
     );

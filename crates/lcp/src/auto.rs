@@ -43,7 +43,9 @@
 //!
 //! A Gram-form M = G G' + D ([`Lcp::from_gram`]) with n > [`LARGE_SPARSE_N`] is not
 //! diagnosed (that would assemble it): it is symmetric positive semidefinite by construction,
-//! and the candidates are the probe, the matrix-free `pgs` and `apgd`, then `bpp` on the assembled M
+//! and the candidates are the probe, [`IPM_CHOLESKY`] (whose Newton matrix is then
+//! factorised in the p unknowns of G's columns, never assembling M:
+//! [`crate::linalg::gram_newton`]), [`APGD_JACOBI`], `pgs`, then `bpp` on the assembled M
 //! (memory-checked by the driver). A smaller one is assembled and classified as above. [`LcpSolver::name`] returns the spec
 //! `auto` (parseable); the run-dependent `auto(...)` text goes into `Solution::solver` only.
 
@@ -182,7 +184,7 @@ pub fn candidates(
 const GRAM_RULE: &str =
     "Gram form G G' + D (symmetric positive semidefinite), large: matrix-free first";
 /// Its candidates.
-const GRAM_CANDIDATES: [&str; 3] = ["pgs", "apgd", "bpp"];
+const GRAM_CANDIDATES: [&str; 4] = [IPM_CHOLESKY, APGD_JACOBI, "pgs", "bpp"];
 
 /// A candidate solver with its registry name.
 type Candidate = (String, Box<dyn LcpSolver>);

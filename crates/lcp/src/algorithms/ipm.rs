@@ -103,7 +103,8 @@ fn step_to_boundary(x: &[f64], dx: &[f64]) -> f64 {
 fn frobenius(lcp: &Lcp) -> f64 {
     if let Some(g) = lcp.gram() {
         let f = g.factor();
-        let gg: f64 = (0..lcp.n()).map(|i| f.val_of_row(i).iter().map(|v| v * v).sum::<f64>()).sum();
+        let gg: f64 =
+            (0..lcp.n()).map(|i| f.val_of_row(i).iter().map(|v| v * v).sum::<f64>()).sum();
         let dd: f64 = g.compliance().map_or(0.0, |d| d.iter().map(|v| v * v).sum());
         return gg + dd.sqrt();
     }
@@ -132,7 +133,9 @@ impl Breakdown {
         let note = match self {
             Breakdown::Linear(e) => format!("the Newton solve at step {it}: {e}"),
             Breakdown::NotMonotone => {
-                format!("step {it}: a direction with dz'M dz < 0 beyond round-off (M is not monotone)")
+                format!(
+                    "step {it}: a direction with dz'M dz < 0 beyond round-off (M is not monotone)"
+                )
             }
         };
         Step::End { status: Status::NumericalFailure, note: Some(note) }

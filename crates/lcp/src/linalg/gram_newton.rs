@@ -19,7 +19,8 @@
 //! and one with G each, counted as a matrix-vector product) bring the residual of the solve
 //! back to [`REFINE_TOL`] relative to the right-hand side, or stop when one no longer halves it.
 //!
-//! K's pattern is built once (the symbolic product G' G, O(Σ_i nnz(G_i)²)), with the list of
+//! K's pattern is built once (the symbolic product G' G, O(Σ_i nnz(G_i)²); entries of G stored
+//! as exact zeros, such as a sphere's rotation under a normal contact, are left out), with the list of
 //! entries that each product G_ia G_ib updates, so that a numeric assembly of K is one pass
 //! over that list; one fill-reducing ordering and one symbolic analysis
 //! ([`PrincipalCholesky::from_pattern`]) serve every factorisation.
@@ -31,8 +32,17 @@ use crate::solver::SolveContext;
 /// Each e_i is raised to at least this times M_ii (1 where M_ii = 0) before the
 /// factorisation. An interior-point iterate drives e_i = w_i / z_i of an active row towards
 /// 0 (below 1e-300 on the hexagonal packing); against M_ii that is below round-off in
-/// M + E, but its inverse in K overflows or swamps the unit diagonal.
-pub const E_FLOOR: f64 = 1e-12;
+/// M + E, but its inverse in K overflows or swamps the unit diagonal. The value is measured:
+/// with 1e-13 (and 1e-14) `ipm` solved every packing family of `packings_speed` at 10^3 to
+/// 3·10^4 unknowns; with 1e-10, 1e-12 or 1e-15 it stalled on at least one of them between
+/// residual 4e-8 and 4e-6 (docs/performance.md).
+pub const E_FLOOR: f64 = 1e-13;
+
+/// A pivot of K's Cholesky factorisation below this is round-off: K = I + G' E⁻¹ G has
+/// every pivot >= 1 in exact arithmetic (a Schur complement of I + PSD dominates I).
+const REGULARIZATION_EPSILON: f64 = 0.5;
+/// What such a pivot is replaced by (faer's dynamic regularisation).
+const REGULARIZATION_DELTA: f64 = 1.0;
 
 /// Most refinement steps per solve.
 pub const MAX_REFINEMENTS: usize = 3;
@@ -72,7 +82,7 @@ impl GramNewton {
     pub fn new(gram: &GramMatrix) -> Self {
         let g = gram.factor();
         let p = g.ncols();
-        let (ptr, col_rows, _) = gram.columns();
+        let (ptr, col_rows, col_vals) = gram.columns();
         let mut mark = vec![usize::MAX; p];
         let mut at = vec![0usize; p];
         let (mut rows, mut cols) = (Vec::new(), Vec::new());
@@ -84,9 +94,13 @@ impl GramNewton {
             diagonal.push(rows.len());
             rows.push(a);
             cols.push(a);
-            for &i in &col_rows[ptr[a]..ptr[a + 1]] {
-                for &b in g.col_idx_of_row_raw(i) {
-                    if b < a {
+            for (&i, &gia) in col_rows[ptr[a]..ptr[a + 1]].iter().zip(&col_vals[ptr[a]..ptr[a + 1]])
+            {
+                if gia == 0.0 {
+                    continue;
+                }
+                for (&b, &gib) in g.col_idx_of_row_raw(i).iter().zip(g.val_of_row(i)) {
+                    if b < a || gib == 0.0 {
                         continue;
                     }
                     if mark[b] != a {
@@ -101,8 +115,7 @@ impl GramNewton {
         }
         let values = vec![0.0; rows.len()];
         let mut chol = PrincipalCholesky::from_pattern(p, rows, cols);
-        let delta: f64 = std::env::var("GN_DELTA").ok().and_then(|v| v.parse().ok()).unwrap_or(1.0);
-        chol.set_regularization(0.5, delta);
+        chol.set_regularization(REGULARIZATION_EPSILON, REGULARIZATION_DELTA);
         Self {
             p,
             chol,
@@ -153,8 +166,8 @@ impl GramNewton {
     }
 
     /// Assembles K = I + G' E⁻¹ G for E = D + diag(`d`) (D: the Gram form's own diagonal) and
-    /// factorises it. Counts one factorisation. Fails when an e_i is not positive and finite,
-    /// or the factorisation fails.
+    /// factorises it. Counts one factorisation. Fails when an e_i is negative or not finite
+    /// (a zero one is raised to the floor), or the factorisation fails.
     pub fn factor(
         &mut self,
         gram: &GramMatrix,
@@ -165,12 +178,11 @@ impl GramNewton {
             *ei = gram.compliance_at(i) + di;
             if !(ei.is_finite() && *ei >= 0.0) {
                 return Err(LinearError::Factorization(format!(
-                    "diagonal entry {i} of the Newton matrix is {ei}, not positive"
+                    "diagonal entry {i} of the Newton matrix is {ei}, negative or not finite"
                 )));
             }
             let m_ii = gram.diagonal()[i];
-            let fl: f64 = std::env::var("GN_FLOOR").ok().and_then(|v| v.parse().ok()).unwrap_or(E_FLOOR);
-            let floored = ei.max(fl * if m_ii > 0.0 { m_ii } else { 1.0 });
+            let floored = ei.max(E_FLOOR * if m_ii > 0.0 { m_ii } else { 1.0 });
             self.excess[i] = floored - *ei;
             *ei = floored;
         }
@@ -184,9 +196,12 @@ impl GramNewton {
         for a in 0..self.p {
             for k in ptr[a]..ptr[a + 1] {
                 let i = col_rows[k];
+                if col_vals[k] == 0.0 {
+                    continue;
+                }
                 let s = col_vals[k] / self.e[i];
                 for (&b, &gb) in g.col_idx_of_row_raw(i).iter().zip(g.val_of_row(i)) {
-                    if b >= a {
+                    if b >= a && gb != 0.0 {
                         self.values[self.terms[t]] += s * gb;
                         t += 1;
                     }
@@ -221,7 +236,6 @@ impl GramNewton {
             }
             ctx.matvecs += 1;
             let now = inf_norm(&res);
-            if std::env::var("GN_DEBUG").is_ok() { eprintln!("refine step {step}: rel res {:.2e}", now / r_norm); }
             if now <= REFINE_TOL * r_norm || now > 0.5 * last || step == MAX_REFINEMENTS {
                 break;
             }
@@ -279,7 +293,8 @@ mod tests {
             (4, 1, 1.5),
             (4, 2, 1.75),
         ];
-        let t: Vec<_> = t.into_iter().map(|(i, j, v)| faer::sparse::Triplet::new(i, j, v)).collect();
+        let t: Vec<_> =
+            t.into_iter().map(|(i, j, v)| faer::sparse::Triplet::new(i, j, v)).collect();
         let d = with_d.then(|| vec![0.0, 0.5, 0.0, 1e-3, 0.0]);
         GramMatrix::from_triplets(5, 3, &t, d).expect("valid")
     }
@@ -298,7 +313,8 @@ mod tests {
                 let mut rhs = vec![0.0; 5];
                 gm.mul_vec(&x_true, &mut rhs);
                 for i in 0..5 {
-                    rhs[i] += (gm.compliance_at(i) + d[i]) * x_true[i];
+                    // M x (D included) + diag(d) x.
+                    rhs[i] += d[i] * x_true[i];
                 }
                 nw.solve(&gm, &mut rhs, &mut ctx).expect("solve");
                 for i in 0..5 {
@@ -309,12 +325,16 @@ mod tests {
     }
 
     #[test]
-    fn refuses_a_non_positive_diagonal() {
+    fn refuses_a_negative_diagonal_and_floors_a_zero_one() {
         let gm = gram(false);
         let mut nw = GramNewton::new(&gm);
         let mut ctx = SolveContext::new(1e-10, 10);
-        let d = [1.0, 0.0, 1.0, 1.0, 1.0];
+        let d = [1.0, -1e-3, 1.0, 1.0, 1.0];
         assert!(nw.factor(&gm, &d, &mut ctx).is_err());
+        // A zero entry is raised to the floor (an interior-point w_i can underflow to 0).
+        let d = [1.0, 0.0, 1.0, 1.0, 1.0];
+        nw.factor(&gm, &d, &mut ctx).expect("floored");
+        assert!(nw.excess()[1] > 0.0 && nw.excess()[0] == 0.0);
         let d = [1.0, f64::NAN, 1.0, 1.0, 1.0];
         assert!(nw.factor(&gm, &d, &mut ctx).is_err());
     }

@@ -59,7 +59,7 @@ pub struct ContactArgs {
     #[arg(long, value_name = "FILE")]
     pub export: Option<PathBuf>,
     /// How W reaches the solver: assembled (its entries), matrix-free (the Gram form
-    /// W = G G', G = J L: pgs, psor, sgs and apgd never form W; other solvers assemble it,
+    /// W = G G', G = J L: pgs, psor, sgs, apgd, gpcg and ipm never form W; other solvers assemble it,
     /// memory-checked; frictionless LCPs only) or auto (matrix-free when
     /// nnz(W) / nnz(J) >= 3 and there is no friction)
     #[arg(long, default_value = "assembled")]

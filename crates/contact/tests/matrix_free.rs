@@ -4,7 +4,9 @@
 //! iterations), the nnz(W) count from J's block structure, and the `auto` choice.
 
 use signorini_contact::delassus::{delassus_nnz, jacobian_nnz};
-use signorini_contact::packings::{box_stacks, cubic_lattice, fcc_pile, hex_disks, loaded_tray};
+use signorini_contact::packings::{
+    box_stacks, cubic_lattice, fcc_pile, hex_disks, loaded_tray, random_disks,
+};
 use signorini_contact::{
     contact_problem, contact_problem_with, ContactError, ContactReport, DelassusForm, Dimension,
     Level, Scene,
@@ -101,4 +103,22 @@ fn auto_goes_matrix_free_where_w_is_much_denser_than_j() {
     ));
     assert_eq!("matrix-free".parse::<DelassusForm>(), Ok(DelassusForm::MatrixFree));
     assert!("dense".parse::<DelassusForm>().is_err());
+}
+
+/// `ipm` on the Gram form of the random 2D pile at n = 10 577 (`packings_speed --family hexr
+/// --sizes 10000`, the supernodal velocity-space factorisation): with Δw = M Δz + r on every
+/// row it ended `stalled` at residual 1.6e-6, a w_i of 4e-16 blocked by a Δw_i of round-off
+/// (-1e-14); with Δw from the complementarity equation on the active rows it solves (39 steps).
+#[test]
+fn ipm_solves_the_random_disk_pile_in_velocity_space() {
+    let scene = random_disks(63, 63, 0.05, 10.0, 1);
+    let f = contact_problem_with(&scene, Level::Acceleration, None, None, DelassusForm::MatrixFree)
+        .expect("matrix-free");
+    assert_eq!(f.lcp.n(), 10577);
+    let solver = Registry::builtin().build("ipm").expect("registered");
+    let opts = SolveOptions { tol: Some(1e-8), ..Default::default() };
+    let sol = solver.solve(&f.lcp, &opts, None).expect("runs");
+    assert_eq!(sol.status, signorini_lcp::Status::Solved, "{:?}", sol.note);
+    assert!(sol.residual() <= 1e-8, "{}", sol.residual());
+    assert!(!f.lcp.gram_is_assembled(), "ipm formed W");
 }

@@ -9,7 +9,11 @@
 //!
 //! (M + Z⁻¹W) Δz = Z⁻¹ r_c − r,   Δw = M Δz + r,
 //!
-//! factorised once per iteration and solved twice. For a sparse symmetric M (to 1e-12
+//! factorised once per iteration and solved twice. On rows with w_i / z_i below M_ii (1 where
+//! M_ii = 0; the active rows near a solution, where w_i -> 0) Δw_i is taken from the
+//! complementarity equation instead, Δw_i = (r_c,i − w_i Δz_i) / z_i: equal in exact
+//! arithmetic, but M Δz + r carries an absolute round-off that can exceed a tiny w_i and block
+//! every later step (the random 2D pile stalled that way at residual 1.6e-6). For a sparse symmetric M (to 1e-12
 //! relative) the matrix M + Z⁻¹W is positive definite (M PSD, Z⁻¹W > 0) and goes to a sparse
 //! faer Cholesky factorisation ([`PrincipalCholesky`], ordering and symbolic analysis once per
 //! solve); when a numeric factorisation finds a pivot that is not positive (M not PSD, or
@@ -232,6 +236,7 @@ impl Ipm {
                 w,
                 sys,
                 m_norm: frobenius(lcp),
+                m_diag: lcp.diag(),
                 w_true: vec![0.0; n],
                 r: vec![0.0; n],
                 residual: f64::INFINITY,
@@ -329,6 +334,8 @@ struct IpmState {
     w: Vec<f64>,
     sys: Newton,
     m_norm: f64,
+    /// Diagonal of M (the scale of the rows at which Δw comes from complementarity).
+    m_diag: Vec<f64>,
     w_true: Vec<f64>,
     r: Vec<f64>,
     residual: f64,
@@ -377,7 +384,15 @@ impl<'c> Steps<SolveContext<'c>> for IpmState {
             return Ok(Step::End { status: Status::NumericalFailure, note: Some(note) });
         }
         let rc_aff: Vec<f64> = z.iter().zip(w.iter()).map(|(a, b)| -a * b).collect();
-        let aff = match direction(lcp, &mut self.sys, z, &self.r, &rc_aff, self.m_norm, ctx) {
+        let aff = match direction(
+            lcp,
+            &mut self.sys,
+            (z, w),
+            &self.r,
+            &rc_aff,
+            (self.m_norm, &self.m_diag),
+            ctx,
+        ) {
             Ok(dir) => dir,
             // A failed solve or proof of non-monotonicity: the method does not apply.
             Err(b) => return Ok(b.end(it)),
@@ -389,7 +404,15 @@ impl<'c> Steps<SolveContext<'c>> for IpmState {
             / n as f64;
         let sigma = (mu_aff / mu).clamp(0.0, 1.0).powi(3);
         let rc: Vec<f64> = (0..n).map(|i| rc_aff[i] - aff.dz[i] * aff.dw[i] + sigma * mu).collect();
-        let dir = match direction(lcp, &mut self.sys, z, &self.r, &rc, self.m_norm, ctx) {
+        let dir = match direction(
+            lcp,
+            &mut self.sys,
+            (z, w),
+            &self.r,
+            &rc,
+            (self.m_norm, &self.m_diag),
+            ctx,
+        ) {
             Ok(dir) => dir,
             Err(b) => return Ok(b.end(it)),
         };
@@ -442,10 +465,10 @@ impl<'c> Steps<SolveContext<'c>> for IpmState {
 fn direction(
     lcp: &Lcp,
     sys: &mut Newton,
-    z: &[f64],
+    (z, w): (&[f64], &[f64]),
     r: &[f64],
     rc: &[f64],
-    m_norm: f64,
+    (m_norm, m_diag): (f64, &[f64]),
     ctx: &mut SolveContext<'_>,
 ) -> Result<Direction, Breakdown> {
     let n = z.len();
@@ -459,15 +482,30 @@ fn direction(
     if curvature < -(1e-8 * dz_norm * norm2(&mdz) + round_off) {
         return Err(Breakdown::NotMonotone);
     }
-    let mut dw: Vec<f64> = (0..n).map(|i| mdz[i] + r[i]).collect();
-    if let Newton::Velocity(v) = sys {
-        // Rows whose Z⁻¹W was raised to the floor: Δw from the complementarity equation
-        // W Δz + Z Δw = r_c, which the solve met with the floored diagonal; the first
-        // equation then misses by excess_i Δz_i, an infeasibility the next r carries.
-        for ((dwi, ex), dzi) in dw.iter_mut().zip(v.excess()).zip(&dz) {
-            *dwi += ex * dzi;
-        }
-    }
+    let excess = match sys {
+        Newton::Velocity(v) => Some(v.excess()),
+        _ => None,
+    };
+    let dw: Vec<f64> = (0..n)
+        .map(|i| {
+            let floored = excess.is_some_and(|ex| ex[i] > 0.0);
+            let scale = if m_diag[i] > 0.0 { m_diag[i] } else { 1.0 };
+            if floored || w[i] < scale * z[i] {
+                // Δw_i from the complementarity equation W Δz + Z Δw = r_c (equal to
+                // M Δz + r in exact arithmetic). Where w_i / z_i is below M_ii (w_i -> 0
+                // at an active row) M Δz + r carries an absolute round-off of
+                // ε ||M|| ||Δz|| that can exceed w_i and block the step (hexagonal
+                // random pile: w_i = 4e-16 against Δw_i = -1e-14, steps of 1e-7, 1e-13,
+                // ... down to 1e-65); this form keeps Δw_i relative to w_i. On rows whose
+                // Z⁻¹W was raised to the floor it is the equation the solve met; the first
+                // equation then misses by a round-off or by excess_i Δz_i, an
+                // infeasibility the next r carries.
+                (rc[i] - w[i] * dz[i]) / z[i]
+            } else {
+                mdz[i] + r[i]
+            }
+        })
+        .collect();
     Ok(Direction { dz, dw })
 }
 

@@ -44,6 +44,17 @@ const REGULARIZATION_EPSILON: f64 = 0.5;
 /// What such a pivot is replaced by (faer's dynamic regularisation).
 const REGULARIZATION_DELTA: f64 = 1.0;
 
+/// Multiplier of faer's rule for taking the supernodal Cholesky over the simplicial one
+/// (faer: supernodal when the factorisation's flops exceed 40 nnz(L); here 20 nnz(L)).
+/// Measured (release, `packings_speed --form matrix-free --repeats 3`, medians, 10^4): K of the
+/// 2D hexagonal packings falls between 20 and 40 and took the simplicial kernel; the
+/// supernodal one cut `auto` on the hexagonal packing from 0.170 s to 0.112 s and on the
+/// random 2D pile from 0.378 s to 0.265 s. The 3D lattices and box stacks (no fill in K) stay
+/// simplicial, where the supernodal kernel was three times slower (cubic lattice: 0.26 against
+/// 0.084 s); the FCC pile and the packings at 10^5 were supernodal already
+/// (docs/performance.md).
+pub const SUPERNODAL_THRESHOLD: f64 = 0.5;
+
 /// Most refinement steps per solve.
 pub const MAX_REFINEMENTS: usize = 3;
 /// Relative residual (infinity norms, against the right-hand side) at which refinement stops.
@@ -116,6 +127,7 @@ impl GramNewton {
         let values = vec![0.0; rows.len()];
         let mut chol = PrincipalCholesky::from_pattern(p, rows, cols);
         chol.set_regularization(REGULARIZATION_EPSILON, REGULARIZATION_DELTA);
+        chol.set_supernodal_threshold(SUPERNODAL_THRESHOLD);
         Self {
             p,
             chol,
@@ -126,6 +138,17 @@ impl GramNewton {
             excess: vec![0.0; gram.n()],
             refinements: 0,
         }
+    }
+
+    /// Overrides [`SUPERNODAL_THRESHOLD`] (0: always the supernodal kernel, infinity: always
+    /// the simplicial one); the next factorisation redoes the symbolic analysis.
+    pub fn set_supernodal_threshold(&mut self, multiplier: f64) {
+        self.chol.set_supernodal_threshold(multiplier);
+    }
+
+    /// Whether K's factorisation is supernodal (None before the symbolic analysis).
+    pub fn is_supernodal(&self) -> Option<bool> {
+        self.chol.is_supernodal()
     }
 
     /// p, the size of K.
@@ -301,14 +324,19 @@ mod tests {
 
     #[test]
     fn solves_the_n_by_n_system_also_with_tiny_diagonal() {
-        for with_d in [false, true] {
+        for (with_d, threshold) in
+            [(false, 0.0), (false, f64::INFINITY), (true, 0.0), (true, f64::INFINITY)]
+        {
             let gm = gram(with_d);
             let mut nw = GramNewton::new(&gm);
+            // Both of faer's kernels: supernodal (0) and simplicial (infinity).
+            nw.set_supernodal_threshold(threshold);
             // Entries of E spread over 16 orders of magnitude, as near an interior-point solution.
             for d in [vec![1.0, 2.0, 0.5, 3.0, 1.5], vec![1e-9, 4.0, 1e-7, 1e3, 1e-8]] {
                 let mut ctx = SolveContext::new(1e-10, 10);
                 nw.factor(&gm, &d, &mut ctx).expect("positive definite");
                 assert_eq!(ctx.factorizations, 1);
+                assert_eq!(nw.is_supernodal(), Some(threshold == 0.0));
                 let x_true = [0.3, -1.0, 2.0, 0.7, -0.2];
                 let mut rhs = vec![0.0; 5];
                 gm.mul_vec(&x_true, &mut rhs);

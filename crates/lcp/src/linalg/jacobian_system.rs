@@ -18,6 +18,7 @@ use faer::sparse::linalg::cholesky::{
     SymbolicCholeskyRaw, SymmetricOrdering,
 };
 use faer::sparse::linalg::solvers::{Lu, SymbolicLu};
+use faer::sparse::linalg::SupernodalThreshold;
 use faer::sparse::{SparseColMatRef, SymbolicSparseColMat};
 use faer::{Conj, Mat, MatMut, Par, Side};
 
@@ -320,6 +321,8 @@ pub struct PrincipalCholesky {
     /// Dynamic regularisation (epsilon, delta): pivots below epsilon become delta (none when
     /// None: such a pivot fails the factorisation).
     regularization: Option<(f64, f64)>,
+    /// Multiplier of faer's rule for the supernodal factorisation (1: faer's own choice).
+    supernodal_threshold: f64,
 }
 
 /// Fill ratio nnz(L) / nnz(upper triangle of K) up to which [`FillOrdering::Auto`] keeps the
@@ -506,6 +509,7 @@ impl PrincipalCholesky {
             symbolic_analyses: 0,
             last_factor_seconds: 0.0,
             regularization: None,
+            supernodal_threshold: 1.0,
         })
     }
 
@@ -529,6 +533,7 @@ impl PrincipalCholesky {
             symbolic_analyses: 0,
             last_factor_seconds: 0.0,
             regularization: None,
+            supernodal_threshold: 1.0,
         }
     }
 
@@ -571,7 +576,10 @@ impl PrincipalCholesky {
             pattern.as_ref(),
             Side::Upper,
             SymmetricOrdering::Identity,
-            CholeskySymbolicParams::default(),
+            CholeskySymbolicParams {
+                supernodal_flop_ratio_threshold: SupernodalThreshold(self.supernodal_threshold),
+                ..Default::default()
+            },
         )
         .map_err(|e| fail(&e))?;
         // The supernodal kernel reads the lower triangle: store that one, so that no numeric
@@ -742,6 +750,23 @@ impl PrincipalCholesky {
     /// (I + G' E⁻¹ G: at least 1), a smaller computed one is round-off.
     pub fn set_regularization(&mut self, epsilon: f64, delta: f64) {
         self.regularization = Some((epsilon, delta));
+    }
+
+    /// Multiplies faer's threshold for choosing the supernodal factorisation over the
+    /// simplicial one (faer takes the supernodal one when the flops of the factorisation
+    /// exceed 40 times nnz(L); 1 keeps that rule, 0 always takes the supernodal one). Takes
+    /// effect at the next symbolic analysis.
+    pub fn set_supernodal_threshold(&mut self, multiplier: f64) {
+        self.supernodal_threshold = multiplier;
+        self.analysis = None;
+        self.factored = false;
+    }
+
+    /// Whether the symbolic analysis chose the supernodal factorisation (None before it).
+    pub fn is_supernodal(&self) -> Option<bool> {
+        self.analysis
+            .as_ref()
+            .map(|a| matches!(a.symbolic.raw(), SymbolicCholeskyRaw::Supernodal(_)))
     }
 
     /// Wall time of the last factorisation in seconds (0 before the first): what the next

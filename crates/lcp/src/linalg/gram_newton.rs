@@ -17,7 +17,8 @@
 //! solution), the back substitution E⁻¹ (r − G u) amplifies the rounding error of u; up to
 //! [`MAX_REFINEMENTS`] steps of iterative refinement on the n x n system (one product with G'
 //! and one with G each, counted as a matrix-vector product) bring the residual of the solve
-//! back to [`REFINE_TOL`] relative to the right-hand side, or stop when one no longer halves it.
+//! back to [`REFINE_TOL`] relative to the right-hand side (or a looser tolerance set by the
+//! caller, [`GramNewton::set_refine_tol`]), or stop when one no longer halves it.
 //!
 //! K's pattern is built once (the symbolic product G' G, O(Σ_i nnz(G_i)²); entries of G stored
 //! as exact zeros, such as a sphere's rotation under a normal contact, are left out), with the list of
@@ -76,6 +77,8 @@ pub struct GramNewton {
     excess: Vec<f64>,
     /// Refinement steps taken by all solves so far.
     refinements: usize,
+    /// Relative residual at which refinement stops ([`REFINE_TOL`] unless set).
+    refine_tol: f64,
 }
 
 impl std::fmt::Debug for GramNewton {
@@ -137,6 +140,7 @@ impl GramNewton {
             e: vec![0.0; gram.n()],
             excess: vec![0.0; gram.n()],
             refinements: 0,
+            refine_tol: REFINE_TOL,
         }
     }
 
@@ -186,6 +190,11 @@ impl GramNewton {
     /// Refinement steps taken by all solves so far.
     pub fn refinements(&self) -> usize {
         self.refinements
+    }
+
+    /// Sets the relative residual at which refinement stops (raised to [`REFINE_TOL`]).
+    pub fn set_refine_tol(&mut self, tol: f64) {
+        self.refine_tol = tol.max(REFINE_TOL);
     }
 
     /// Assembles K = I + G' E⁻¹ G for E = D + diag(`d`) (D: the Gram form's own diagonal) and
@@ -259,7 +268,7 @@ impl GramNewton {
             }
             ctx.matvecs += 1;
             let now = inf_norm(&res);
-            if now <= REFINE_TOL * r_norm || now > 0.5 * last || step == MAX_REFINEMENTS {
+            if now <= self.refine_tol * r_norm || now > 0.5 * last || step == MAX_REFINEMENTS {
                 break;
             }
             last = now;

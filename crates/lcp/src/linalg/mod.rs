@@ -7,11 +7,14 @@
 //!   (dense LU, sparse LU/Cholesky with one symbolic analysis, GMRES);
 //! - [`gram_newton`]: the Newton matrix G G' + E of a Gram-form M solved in the p unknowns of
 //!   G's columns (Woodbury), for `ipm`;
+//! - [`dissection`]: a nested dissection ordering, tried beside minimum degree on large
+//!   Newton matrices;
 //! - `dense_lu`: sequential dense LU (bit-identical across thread counts) and equilibration
 //!   for the pivoting methods;
 //! - [`symmetry`]: the one symmetry check (M against M', relative to the largest entry).
 
 pub(crate) mod dense_lu;
+pub mod dissection;
 pub mod gram_newton;
 pub mod jacobian_system;
 pub mod sweeps;

@@ -28,7 +28,7 @@
 //! r_c = −ZWe − ΔZ_aff ΔW_aff e + σμe, σ = (μ_aff/μ)³; up to `correctors` (default 0) of
 //! Gondzio's centrality correctors may follow while the step to the boundary is below 1 and
 //! each lengthens it (Gondzio 1996, `gondzio` below; on the 10^4 packings two of them cut the
-//! steps by 15–20 % but cost more in solves than the factorisations they saved,
+//! steps by 15–21 % but cost more in solves than the factorisations they saved,
 //! docs/performance.md). One step length α for z and w (they are tied by Δw = MΔz + r) is η
 //! times the step to the boundary, capped at 1, with
 //! η = max(0.99, 1 − merit) → 1 near the solution (Mehrotra's heuristic; Wright ch. 11).
@@ -424,7 +424,7 @@ impl<'c> Steps<SolveContext<'c>> for IpmState {
             / n as f64;
         let sigma = (mu_aff / mu).clamp(0.0, 1.0).powi(3);
         let rc: Vec<f64> = (0..n).map(|i| rc_aff[i] - aff.dz[i] * aff.dw[i] + sigma * mu).collect();
-        let dir = match direction(
+        let mut dir = match direction(
             lcp,
             &mut self.sys,
             (z, w),
@@ -442,7 +442,6 @@ impl<'c> Steps<SolveContext<'c>> for IpmState {
         // fraction forced α <= step_fraction even where the full step is interior, which
         // made the tail linear (merit / 100 per iteration): psd_singular_n100_r30_s7 then
         // hit the round-off of the curvature test one step short of 1e-10.
-        let mut dir = dir;
         let mut alpha_max = step_to_boundary(z, &dir.dz).min(step_to_boundary(w, &dir.dw));
         for _ in 0..self.correctors {
             if alpha_max >= 1.0 {

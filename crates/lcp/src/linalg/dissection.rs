@@ -94,7 +94,8 @@ pub fn order(g: &Graph) -> Vec<usize> {
             continue;
         }
         // One connected component from a pseudo-peripheral vertex; the rest of the part is
-        // ordered after it as a part of its own.
+        // ordered after it as a part of its own. The component is searched again when it is
+        // popped (from its own pseudo-peripheral vertex, which can differ from this one).
         let start = pseudo_peripheral(g, &mut work, vertices[0], id);
         let levels = bfs(g, &mut work, start, id);
         let reached: usize = levels.iter().map(Vec::len).sum();
@@ -102,26 +103,24 @@ pub fn order(g: &Graph) -> Vec<usize> {
             let rest_id = work.next_id;
             work.next_id += 1;
             let rest: Vec<usize> =
-                vertices.iter().copied().filter(|&v| work.level[v] == usize::MAX).collect();
+                vertices.into_iter().filter(|&v| work.level[v] == usize::MAX).collect();
             for &v in &rest {
                 work.part[v] = rest_id;
             }
-            let comp: Vec<usize> = levels.iter().flatten().copied().collect();
-            clear_levels(&mut work, &comp);
+            clear_levels(&mut work, &levels);
             // Ordered: this component, then the rest (pushed first: popped last).
             stack.push(Task::Split(rest, rest_id));
-            stack.push(Task::Split(comp, id));
+            stack.push(Task::Split(levels.into_iter().flatten().collect(), id));
             continue;
         }
-        let search_order: Vec<usize> = levels.iter().flatten().copied().collect();
-        clear_levels(&mut work, &search_order);
-        if vertices.len() <= LEAF || levels.len() < 3 {
-            fwd.extend(search_order.iter().rev());
+        clear_levels(&mut work, &levels);
+        if reached <= LEAF || levels.len() < 3 {
+            fwd.extend(levels.iter().flatten().rev());
             continue;
         }
         // The level (not the first or the last) of least ratio cut |S| / (|A| |B|), A and B
         // the vertices before and after it.
-        let total = vertices.len() as f64;
+        let total = reached as f64;
         let mut before = levels[0].len() as f64;
         let mut m = 1;
         let mut best = f64::INFINITY;
@@ -163,8 +162,9 @@ pub fn order(g: &Graph) -> Vec<usize> {
     fwd
 }
 
-fn clear_levels(work: &mut Work, vertices: &[usize]) {
-    for &v in vertices {
+/// Resets `level` of the vertices of a search.
+fn clear_levels(work: &mut Work, levels: &[Vec<usize>]) {
+    for &v in levels.iter().flatten() {
         work.level[v] = usize::MAX;
     }
 }
@@ -204,8 +204,7 @@ fn pseudo_peripheral(g: &Graph, work: &mut Work, v: usize, id: usize) -> usize {
         let candidate = levels
             .last()
             .and_then(|last| last.iter().copied().min_by_key(|&u| g.neighbours(u).len()));
-        let all: Vec<usize> = levels.iter().flatten().copied().collect();
-        clear_levels(work, &all);
+        clear_levels(work, &levels);
         match candidate {
             Some(c) if levels.len() > depth => {
                 depth = levels.len();
@@ -269,9 +268,8 @@ mod tests {
         let g = Graph::from_triangle(n, &rows, &cols);
         let fwd = order(&g);
         assert!(is_permutation(&fwd, n));
-        // The top separator is a level set of a search from a corner: at most 2 * 40 vertices.
-        // Remove the last 80 vertices' worth of separator candidates: take the suffix that
-        // disconnects the graph, which must be short.
+        // Removing vertices from the end of the order, the graph falls apart once the top
+        // separator (a level set of a search, at most 2 * 40 vertices) is gone.
         let mut removed = vec![false; n];
         let mut cut = None;
         for (k, &v) in fwd.iter().rev().enumerate().take(100) {

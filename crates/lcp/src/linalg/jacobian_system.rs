@@ -340,7 +340,7 @@ pub const DISSECTION_MIN: usize = 2000;
 
 /// Flops (sum of the squared column counts of L) below which the ordering is not worth a
 /// nested dissection: on the velocity-space Newton matrix of the 2D packing at 10^4
-/// (minimum degree 1.9e7 flops, nested dissection 2.3e7) computing it cost 2–5 ms of a
+/// (minimum degree 1.9e7 flops, nested dissection 2.3e7) computing it cost 2.4–5.7 ms of a
 /// 0.09 s solve for nothing.
 pub const DISSECTION_MIN_FLOPS: f64 = 5e7;
 
@@ -477,11 +477,6 @@ fn factor_counts(pattern: &SymbolicSparseColMat<usize>) -> Result<(usize, f64), 
     Ok((counts.iter().sum(), flops))
 }
 
-/// nnz(L) of [`factor_counts`].
-fn factor_nnz_of(pattern: &SymbolicSparseColMat<usize>) -> Result<usize, LinearError> {
-    Ok(factor_counts(pattern)?.0)
-}
-
 impl PrincipalCholesky {
     /// The solver for `lcp` when M is sparse and symmetric to `rel_tol` times max |M_ij|
     /// (checked entry by entry, O(nnz log)), `None` otherwise. No numeric work yet.
@@ -577,10 +572,11 @@ impl PrincipalCholesky {
         let nnz = self.rows.len();
         let fail = |e: &dyn std::fmt::Debug| LinearError::Factorization(format!("{e:?}"));
         let (natural, natural_pos) = permuted_triangle(n, &self.rows, &self.cols, None, false);
-        let natural_fill = match self.ordering {
-            FillOrdering::Amd => usize::MAX,
-            FillOrdering::Natural => 0,
-            FillOrdering::Auto => factor_nnz_of(&natural)?,
+        // (nnz(L), flops) of each candidate order; only `Auto` counts them.
+        let (natural_fill, natural_flops) = match self.ordering {
+            FillOrdering::Amd => (usize::MAX, f64::INFINITY),
+            FillOrdering::Natural => (0, 0.0),
+            FillOrdering::Auto => factor_counts(&natural)?,
         };
         let mut chosen = (None, natural, natural_pos);
         let mut chosen_ordering = ChosenOrdering::Given;
@@ -598,29 +594,31 @@ impl PrincipalCholesky {
             )
             .map_err(|e| fail(&e))?;
             let (pattern, pos) = permuted_triangle(n, &self.rows, &self.cols, Some(&inv), false);
-            let amd_fill = match self.ordering {
-                FillOrdering::Amd => 0,
-                _ => factor_nnz_of(&pattern)?,
+            let (amd_fill, amd_flops) = match self.ordering {
+                FillOrdering::Amd => (0, 0.0),
+                _ => factor_counts(&pattern)?,
             };
+            let mut best_flops = natural_flops;
             if amd_fill < natural_fill {
                 chosen = (Some((fwd, inv)), pattern, pos);
                 chosen_ordering = ChosenOrdering::MinimumDegree;
+                best_flops = amd_flops;
             }
-            if self.ordering == FillOrdering::Auto && n >= DISSECTION_MIN {
-                let best_flops = factor_counts(&chosen.1)?.1;
-                if best_flops >= DISSECTION_MIN_FLOPS {
-                    let graph = super::dissection::Graph::from_triangle(n, &self.rows, &self.cols);
-                    let fwd = super::dissection::order(&graph);
-                    let mut inv = vec![0usize; n];
-                    for (k, &v) in fwd.iter().enumerate() {
-                        inv[v] = k;
-                    }
-                    let (pattern, pos) =
-                        permuted_triangle(n, &self.rows, &self.cols, Some(&inv), false);
-                    if factor_counts(&pattern)?.1 < best_flops {
-                        chosen = (Some((fwd, inv)), pattern, pos);
-                        chosen_ordering = ChosenOrdering::NestedDissection;
-                    }
+            if self.ordering == FillOrdering::Auto
+                && n >= DISSECTION_MIN
+                && best_flops >= DISSECTION_MIN_FLOPS
+            {
+                let graph = super::dissection::Graph::from_triangle(n, &self.rows, &self.cols);
+                let fwd = super::dissection::order(&graph);
+                let mut inv = vec![0usize; n];
+                for (k, &v) in fwd.iter().enumerate() {
+                    inv[v] = k;
+                }
+                let (pattern, pos) =
+                    permuted_triangle(n, &self.rows, &self.cols, Some(&inv), false);
+                if factor_counts(&pattern)?.1 < best_flops {
+                    chosen = (Some((fwd, inv)), pattern, pos);
+                    chosen_ordering = ChosenOrdering::NestedDissection;
                 }
             }
         }

@@ -83,6 +83,10 @@ pub struct GramMatrix {
     col_ptr: Vec<usize>,
     col_rows: Vec<usize>,
     col_vals: Vec<f64>,
+    /// For each column k, how many columns from k on (k, k + 1, ...) have the same rows as k:
+    /// a body's columns in a Delassus factor share its contacts, so the row-by-row product
+    /// visits those rows once per run instead of once per column.
+    run: Vec<usize>,
     /// M_ii = |G_i|² + D_i.
     diag: Vec<f64>,
 }
@@ -132,7 +136,13 @@ impl GramMatrix {
                 next[k] += 1;
             }
         }
-        let mut m = Self { g, d, col_ptr, col_rows, col_vals, diag: Vec::new() };
+        let mut run = vec![1usize; p];
+        for k in (0..p.saturating_sub(1)).rev() {
+            if col_rows[col_ptr[k]..col_ptr[k + 1]] == col_rows[col_ptr[k + 1]..col_ptr[k + 2]] {
+                run[k] = run[k + 1] + 1;
+            }
+        }
+        let mut m = Self { g, d, col_ptr, col_rows, col_vals, run, diag: Vec::new() };
         m.diag = (0..n).map(|i| m.entry(i, i)).collect();
         Ok(m)
     }
@@ -231,22 +241,37 @@ impl GramMatrix {
     /// for each column k of G_i in increasing order, acc_j += G_ik G_jk over the rows j of
     /// column k. Each acc_j is then the sum of the same products in the same order as the
     /// merge of [`Self::entry`], so the values are the same bits, at O(flops) instead of a
-    /// merge per entry. `work` is the scratch (see [`RowWork`]).
+    /// merge per entry. Consecutive columns of G_i with the same rows (a run, see `run`) are
+    /// taken together: each row j of the run once, its products added in increasing k as
+    /// before (the same bits). `work` is the scratch (see [`RowWork`]).
     fn row_entries(&self, i: usize, work: &mut RowWork) {
         let RowWork { mark, acc, cols, vals } = work;
         cols.clear();
         vals.clear();
         mark[i] = i;
         cols.push(i);
-        for (&k, &gik) in self.g.col_idx_of_row_raw(i).iter().zip(self.g.val_of_row(i)) {
-            let range = self.col_ptr[k]..self.col_ptr[k + 1];
-            for (&j, &gjk) in self.col_rows[range.clone()].iter().zip(&self.col_vals[range]) {
+        let (gc, gv) = (self.g.col_idx_of_row_raw(i), self.g.val_of_row(i));
+        let mut a = 0;
+        while a < gc.len() {
+            let k = gc[a];
+            // Row i is in column k, so in every column of k's run: G_i holds k, k + 1, ...,
+            // k + m - 1 at a, a + 1, ....
+            let m = self.run[k];
+            debug_assert!((0..m).all(|t| gc.get(a + t) == Some(&(k + t))));
+            let (start, len) = (self.col_ptr[k], self.col_ptr[k + 1] - self.col_ptr[k]);
+            for r in 0..len {
+                let j = self.col_rows[start + r];
                 if mark[j] != i {
                     mark[j] = i;
                     cols.push(j);
                 }
-                acc[j] += gik * gjk;
+                let mut s = acc[j];
+                for t in 0..m {
+                    s += gv[a + t] * self.col_vals[self.col_ptr[k + t] + r];
+                }
+                acc[j] = s;
             }
+            a += m;
         }
         cols.sort_unstable();
         let d = self.compliance_at(i);
@@ -265,6 +290,71 @@ impl GramMatrix {
             self.row_entries(i, &mut work);
             for (&j, &v) in work.cols.iter().zip(&work.vals) {
                 f(i, j, v);
+            }
+        }
+    }
+
+    /// [`Self::for_each_entry`], keeping the rows it computes, from row 0 on, in the returned
+    /// [`RowCache`] while they fit in `max_entries` entries in all, so that a second scan
+    /// ([`Self::for_each_entry_from`]) reads them instead of computing them again. The
+    /// driver's row test scans M twice (its second scan needs every column's scale, known only
+    /// after the first); the cache bounds what that costs in memory.
+    pub fn for_each_entry_keeping(
+        &self,
+        max_entries: usize,
+        mut f: impl FnMut(usize, usize, f64),
+    ) -> RowCache {
+        // Reserved at once (no copies as it grows), at most the budget and at most the products
+        // of the row-by-row product (a bound of M's entries that costs one pass over G).
+        let bound: usize = (0..self.n())
+            .map(|i| {
+                let cols = self.g.col_idx_of_row_raw(i);
+                cols.iter().map(|&k| self.col_ptr[k + 1] - self.col_ptr[k]).sum::<usize>()
+            })
+            .sum::<usize>()
+            .max(self.n());
+        let reserve = bound.min(max_entries);
+        let mut cache = RowCache {
+            row_ptr: Vec::with_capacity(self.n() + 1),
+            cols: Vec::with_capacity(reserve),
+            vals: Vec::with_capacity(reserve),
+        };
+        cache.row_ptr.push(0);
+        let mut keeping = true;
+        let mut work = RowWork::new(self.n());
+        for i in 0..self.n() {
+            self.row_entries(i, &mut work);
+            for (&j, &v) in work.cols.iter().zip(&work.vals) {
+                f(i, j, v);
+            }
+            keeping = keeping && cache.cols.len() + work.cols.len() <= max_entries;
+            if keeping {
+                cache.cols.extend_from_slice(&work.cols);
+                cache.vals.extend_from_slice(&work.vals);
+                cache.row_ptr.push(cache.cols.len());
+            }
+        }
+        cache
+    }
+
+    /// [`Self::for_each_entry`] reading the rows kept in `cache` (by
+    /// [`Self::for_each_entry_keeping`] on this matrix) and computing the others: the same
+    /// entries in the same order.
+    pub fn for_each_entry_from(&self, cache: &RowCache, mut f: impl FnMut(usize, usize, f64)) {
+        let kept = cache.rows().min(self.n());
+        for i in 0..kept {
+            let range = cache.row_ptr[i]..cache.row_ptr[i + 1];
+            for (&j, &v) in cache.cols[range.clone()].iter().zip(&cache.vals[range]) {
+                f(i, j, v);
+            }
+        }
+        if kept < self.n() {
+            let mut work = RowWork::new(self.n());
+            for i in kept..self.n() {
+                self.row_entries(i, &mut work);
+                for (&j, &v) in work.cols.iter().zip(&work.vals) {
+                    f(i, j, v);
+                }
             }
         }
     }
@@ -365,6 +455,28 @@ impl GramMatrix {
     }
 }
 
+/// The first rows of a [`GramMatrix`] as a scan computed them (compressed rows), kept by
+/// [`GramMatrix::for_each_entry_keeping`] for [`GramMatrix::for_each_entry_from`]. Empty
+/// (no rows kept) by default.
+#[derive(Debug, Clone, Default)]
+pub struct RowCache {
+    row_ptr: Vec<usize>,
+    cols: Vec<usize>,
+    vals: Vec<f64>,
+}
+
+impl RowCache {
+    /// How many rows, from row 0, are kept.
+    pub fn rows(&self) -> usize {
+        self.row_ptr.len().saturating_sub(1)
+    }
+
+    /// How many entries are kept.
+    pub fn entries(&self) -> usize {
+        self.cols.len()
+    }
+}
+
 /// Scratch of [`GramMatrix::row_entries`]: `mark` (usize::MAX, or the row being built) and
 /// `acc` (zeros) of length n, restored after each row, and the row's columns and values.
 struct RowWork {
@@ -422,6 +534,58 @@ mod tests {
         for (yi, ei) in y.iter().zip([3.0, 0.0, 19.0]) {
             assert!((yi - ei).abs() < 1e-14);
         }
+    }
+
+    #[test]
+    fn runs_of_columns_give_the_same_bits_as_the_merge() {
+        // Bodies of 3 columns; contact c touches bodies c % 5 and (c + 1) % 5 through all
+        // their columns, except every third contact, which skips the middle column of its
+        // second body (that body's columns then differ in rows and form shorter runs), and
+        // body 4's last column has a row of its own (its run ends early).
+        let mut t = Vec::new();
+        for c in 0..12usize {
+            for (b, full) in [(c % 5, true), ((c + 1) % 5, c % 3 != 0)] {
+                for d in 0..3 {
+                    if full || d != 1 {
+                        let v = ((c * 7 + b * 3 + d) as f64 * 0.37).sin() + 0.1 / 3.0;
+                        t.push(Triplet::new(c, 3 * b + d, v));
+                    }
+                }
+            }
+        }
+        t.push(Triplet::new(12, 14, 0.7));
+        let m = GramMatrix::from_triplets(13, 15, &t, Some(vec![0.25; 13])).expect("valid");
+        assert!(m.run.iter().any(|&r| r >= 3), "the factor has runs: {:?}", m.run);
+        let mut count = 0;
+        m.for_each_entry(|i, j, v| {
+            assert_eq!(v.to_bits(), m.entry(i, j).to_bits(), "({i}, {j})");
+            assert_eq!(v.to_bits(), m.entry(j, i).to_bits(), "({j}, {i})");
+            count += 1;
+        });
+        assert_eq!(count, m.assembled_nnz());
+    }
+
+    #[test]
+    fn a_second_scan_reads_the_kept_rows_and_computes_the_rest_the_same() {
+        let m = small();
+        let mut all = Vec::new();
+        m.for_each_entry(|i, j, v| all.push((i, j, v)));
+        // Every budget: nothing kept, part of the rows, all of them.
+        // Rows 0, 1, 2 have 2, 2 and 1 entries.
+        for (budget, expected_rows) in [(0, 0), (2, 1), (3, 1), (4, 2), (5, 3), (usize::MAX, 3)] {
+            let mut first = Vec::new();
+            let cache = m.for_each_entry_keeping(budget, |i, j, v| first.push((i, j, v)));
+            assert_eq!(first, all, "budget {budget}");
+            assert!(cache.entries() <= budget);
+            assert_eq!(cache.rows(), expected_rows, "budget {budget}");
+            let mut second = Vec::new();
+            m.for_each_entry_from(&cache, |i, j, v| second.push((i, j, v)));
+            assert_eq!(second, all, "budget {budget}");
+        }
+        // An empty cache computes everything.
+        let mut second = Vec::new();
+        m.for_each_entry_from(&RowCache::default(), |i, j, v| second.push((i, j, v)));
+        assert_eq!(second, all);
     }
 
     #[test]

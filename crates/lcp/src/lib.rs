@@ -58,7 +58,7 @@ pub mod steps;
 pub struct ReadmeDoctests;
 
 pub use formats::{read_problem, write_problem, Format, FormatError, FormatErrorKind};
-pub use gram::{GramError, GramMatrix};
+pub use gram::{GramError, GramMatrix, RowCache};
 pub use memory::{MemoryError, DEFAULT_MEMORY_BUDGET};
 pub use merit::{evaluate, worst_row, Merit, RowCheck};
 pub use params::{ParamDoc, ParamValue, SolverParams, SpecError};

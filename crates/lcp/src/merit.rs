@@ -166,7 +166,7 @@ pub fn worst_row(lcp: &Lcp, z: &[f64], w: &[f64], row_tol: f64) -> Option<RowChe
     let mut mz = vec![0.0; n];
     // z is judged column by column at the scale it enters w: y_j = c_j z_j, c_j = max_i |M_ij|
     // (an empty column takes the largest c, or 1 for M = 0).
-    let mut c = lcp.abs_mul_vec_and_column_abs_max(z, &mut mz);
+    let (mut c, kept) = lcp.abs_mul_vec_and_column_abs_max(z, &mut mz);
     let c_max = c.iter().fold(0.0f64, |m, v| m.max(*v));
     let fallback = if c_max > 0.0 && c_max.is_finite() { c_max } else { 1.0 };
     c.iter_mut().for_each(|v| {
@@ -183,6 +183,7 @@ pub fn worst_row(lcp: &Lcp, z: &[f64], w: &[f64], row_tol: f64) -> Option<RowChe
     let (mut reach_up, mut reach_down) = (vec![0.0; n], vec![0.0; n]);
     let (mut w_up, mut s_up) = (vec![0.0; n], vec![0.0; n]);
     lcp.reach_and_lifted_rows(
+        &kept,
         &c,
         z,
         t * y_max * fallback,

@@ -68,6 +68,9 @@ crate::solver_params! {
         /// most of Gondzio's centrality correctors per step, each one more solve with the
         /// step's factorisation (0: Mehrotra's predictor-corrector alone)
         correctors: usize = 0, valid if |v| v <= 10 => "in 0..=10";
+        /// threads of the sparse Cholesky factorisations and solves (faer on rayon's pool;
+        /// 1: sequential, the same bits at every run)
+        threads: usize = 1, valid if |v| (1..=256).contains(&v) => "in 1..=256";
     }
 }
 
@@ -169,6 +172,7 @@ impl Ipm {
     fn newton(&self, lcp: &Lcp, ctx: &SolveContext<'_>) -> Result<Newton, SolveError> {
         if let Some(gram) = lcp.gram() {
             let mut sys = GramNewton::new(gram);
+            sys.set_threads(self.params.threads);
             sys.analyse_now().map_err(|e| SolveError::Unsupported {
                 solver: crate::solver::LcpSolver::name(self),
                 reason: format!("the velocity-space Newton matrix I + G' E^-1 G: {e}"),
@@ -187,6 +191,7 @@ impl Ipm {
         let Some(mut chol) = PrincipalCholesky::new(lcp, 1e-12) else {
             return Ok(Newton::lu(lcp));
         };
+        chol.set_threads(self.params.threads);
         if chol.analyse_now().is_err() {
             return Ok(Newton::lu(lcp));
         }
@@ -782,6 +787,21 @@ mod tests {
         // steps.
         assert!(corrected_steps < plain_steps, "{corrected_steps} against {plain_steps}");
         assert!(Registry::builtin().build("ipm:correctors=11").is_err());
+    }
+
+    #[test]
+    fn threads_give_the_same_solutions() {
+        let on_two = Registry::builtin().build("ipm:threads=2").expect("spec");
+        for seed in 0..3 {
+            let lcp = sparse_copy(&generate::random_psd_singular(30, 10, seed));
+            let (a, b) = (solve(&lcp, None), on_two.solve(&lcp, &SolveOptions::default(), None));
+            let b = b.expect("set up");
+            assert_eq!((a.status, b.status), (Status::Solved, Status::Solved), "seed {seed}");
+            for (x, y) in a.z.iter().zip(&b.z) {
+                assert!((x - y).abs() <= 1e-8 * (1.0 + x.abs()), "seed {seed}: {x} against {y}");
+            }
+        }
+        assert!(Registry::builtin().build("ipm:threads=0").is_err());
     }
 
     #[test]

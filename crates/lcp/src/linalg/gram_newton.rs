@@ -150,6 +150,12 @@ impl GramNewton {
         self.chol.set_supernodal_threshold(multiplier);
     }
 
+    /// Threads of K's numeric factorisations and solves (see
+    /// [`PrincipalCholesky::set_threads`]; 1, the default, is sequential).
+    pub fn set_threads(&mut self, threads: usize) {
+        self.chol.set_threads(threads);
+    }
+
     /// Whether K's factorisation is supernodal (None before the symbolic analysis).
     pub fn is_supernodal(&self) -> Option<bool> {
         self.chol.is_supernodal()
@@ -333,13 +339,20 @@ mod tests {
 
     #[test]
     fn solves_the_n_by_n_system_also_with_tiny_diagonal() {
-        for (with_d, threshold) in
-            [(false, 0.0), (false, f64::INFINITY), (true, 0.0), (true, f64::INFINITY)]
-        {
+        for (with_d, threshold, threads) in [
+            (false, 0.0, 1),
+            (false, f64::INFINITY, 1),
+            (true, 0.0, 1),
+            (true, f64::INFINITY, 1),
+            (true, 0.0, 2),
+            (false, f64::INFINITY, 3),
+        ] {
             let gm = gram(with_d);
             let mut nw = GramNewton::new(&gm);
-            // Both of faer's kernels: supernodal (0) and simplicial (infinity).
+            // Both of faer's kernels: supernodal (0) and simplicial (infinity); sequential and
+            // on rayon's pool.
             nw.set_supernodal_threshold(threshold);
+            nw.set_threads(threads);
             // Entries of E spread over 16 orders of magnitude, as near an interior-point solution.
             for d in [vec![1.0, 2.0, 0.5, 3.0, 1.5], vec![1e-9, 4.0, 1e-7, 1e3, 1e-8]] {
                 let mut ctx = SolveContext::new(1e-10, 10);

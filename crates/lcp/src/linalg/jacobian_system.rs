@@ -327,6 +327,8 @@ pub struct PrincipalCholesky {
     regularization: Option<(f64, f64)>,
     /// Multiplier of faer's rule for the supernodal factorisation (1: faer's own choice).
     supernodal_threshold: f64,
+    /// Threads of the numeric factorisation and the solves (faer's `Par`).
+    par: Par,
 }
 
 /// Fill ratio nnz(L) / nnz(upper triangle of K) up to which [`FillOrdering::Auto`] keeps the
@@ -539,6 +541,7 @@ impl PrincipalCholesky {
             last_factor_seconds: 0.0,
             regularization: None,
             supernodal_threshold: 1.0,
+            par: Par::Seq,
         })
     }
 
@@ -563,6 +566,7 @@ impl PrincipalCholesky {
             last_factor_seconds: 0.0,
             regularization: None,
             supernodal_threshold: 1.0,
+            par: Par::Seq,
         }
     }
 
@@ -644,8 +648,8 @@ impl PrincipalCholesky {
             (pattern, pos) = permuted_triangle(n, &self.rows, &self.cols, inv, true);
         }
         let req = StackReq::any_of(&[
-            symbolic.factorize_numeric_llt_scratch::<f64>(Par::Seq, Default::default()),
-            symbolic.solve_in_place_scratch::<f64>(1, Par::Seq),
+            symbolic.factorize_numeric_llt_scratch::<f64>(self.par, Default::default()),
+            symbolic.solve_in_place_scratch::<f64>(1, self.par),
         ]);
         let scratch = MemBuffer::try_new(req)
             .map_err(|_| LinearError::Factorization("out of memory".into()))?;
@@ -785,7 +789,7 @@ impl PrincipalCholesky {
                 a,
                 an.side,
                 regularization,
-                Par::Seq,
+                self.par,
                 MemStack::new(&mut an.scratch),
                 Default::default(),
             )
@@ -809,6 +813,17 @@ impl PrincipalCholesky {
     /// effect at the next symbolic analysis.
     pub fn set_supernodal_threshold(&mut self, multiplier: f64) {
         self.supernodal_threshold = multiplier;
+        self.analysis = None;
+        self.factored = false;
+    }
+
+    /// Threads of the numeric factorisations and solves: 1 (the default) runs them
+    /// sequentially, k > 1 on k threads of rayon's global pool (faer's `Par::Rayon`; the
+    /// supernodal kernel splits its dense updates, the simplicial one stays sequential).
+    /// Parallel sums may round differently from run to run. Takes effect at the next
+    /// symbolic analysis (the scratch is sized for it).
+    pub fn set_threads(&mut self, threads: usize) {
+        self.par = if threads <= 1 { Par::Seq } else { Par::rayon(threads) };
         self.analysis = None;
         self.factored = false;
     }
@@ -841,7 +856,7 @@ impl PrincipalCholesky {
                 llt.solve_in_place_with_conj(
                     Conj::No,
                     MatMut::from_column_major_slice_mut(&mut an.work, n, 1),
-                    Par::Seq,
+                    self.par,
                     MemStack::new(&mut an.scratch),
                 );
                 for (wk, &p) in an.work.iter().zip(fwd) {
@@ -851,7 +866,7 @@ impl PrincipalCholesky {
             None => llt.solve_in_place_with_conj(
                 Conj::No,
                 MatMut::from_column_major_slice_mut(rhs, n, 1),
-                Par::Seq,
+                self.par,
                 MemStack::new(&mut an.scratch),
             ),
         }

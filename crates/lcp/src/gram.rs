@@ -284,14 +284,8 @@ impl GramMatrix {
 
     /// Calls `f(i, j, M_ij)` for every structural entry of M, row by row, columns increasing
     /// (the entries of [`Self::assemble`], in its order), without storing M.
-    pub fn for_each_entry(&self, mut f: impl FnMut(usize, usize, f64)) {
-        let mut work = RowWork::new(self.n());
-        for i in 0..self.n() {
-            self.row_entries(i, &mut work);
-            for (&j, &v) in work.cols.iter().zip(&work.vals) {
-                f(i, j, v);
-            }
-        }
+    pub fn for_each_entry(&self, f: impl FnMut(usize, usize, f64)) {
+        self.for_each_entry_from(&RowCache::default(), f);
     }
 
     /// [`Self::for_each_entry`], keeping the rows it computes, from row 0 on, in the returned

@@ -26,9 +26,11 @@
 //! and for n <= [`ENUM_FALLBACK_MAX_N`] = 16 `enum` is appended last, so that a tiny problem
 //! always ends with a solution or a proof. A large sparse M is never densified: when two
 //! dense copies of M would exceed the memory budget ([`crate::memory`]), the solvers that
-//! densify ([`DENSE_ONLY`]: `lemke`, `murty`, `enum`) are dropped from the list (every rule
-//! keeps a sparse-capable candidate); for a sparse M with n > [`LARGE_SPARSE_N`] that fits,
-//! they move behind the sparse-capable candidates. A candidate *succeeds* when its result is decisive:
+//! densify ([`DENSE_ONLY`]: `murty`, `enum`, and `lemke` above
+//! [`crate::algorithms::lemke::SPARSE_BASIS_MAX_N`], below which it holds a sparse M's basis as
+//! a sparse LU) are dropped from the list (every rule keeps a sparse-capable candidate); for a
+//! sparse M with n > [`LARGE_SPARSE_N`] that fits, they and `lemke` move behind the
+//! sparse-capable candidates. A candidate *succeeds* when its result is decisive:
 //! `solved` (merit within tol), `infeasible` with a verified Farkas vector, or `no_solution`
 //! with an enumeration certificate; otherwise (and on a setup error such as `enum` refusing
 //! n > 20) the next candidate runs. The solution's `solver` field names what was tried:
@@ -51,6 +53,7 @@
 
 use std::time::Duration;
 
+use crate::algorithms::lemke;
 use crate::diagnostics::{diagnose_with, Definiteness, DiagnoseLimits, Diagnostics};
 use crate::memory::{self, DEFAULT_MEMORY_BUDGET};
 use crate::params::SolverParams;
@@ -128,18 +131,25 @@ pub const APGD_JACOBI: &str = "apgd:scaling=jacobi";
 /// steps at 10^5 nor on the 3D FCC pile at 10^4 (its free set changes at every step).
 pub const PROX_NEWTON_MIN: &str = "newton-min:prox=1e-4,presweeps=200";
 
-/// Solvers that build a dense copy of M (or a dense tableau) whatever its storage.
-pub const DENSE_ONLY: [&str; 3] = ["lemke", "murty", "enum"];
+/// Solvers that build a dense copy of M whatever its storage (`lemke` does too above
+/// [`lemke::SPARSE_BASIS_MAX_N`]; see [`densifies`]).
+pub const DENSE_ONLY: [&str; 2] = ["murty", "enum"];
 
-/// True when a sparse M must not go to a [`DENSE_ONLY`] solver at all: two dense copies of M
-/// (lemke's tableau) would exceed `memory_budget`.
+/// True when the candidate `name` would densify this sparse M: a [`DENSE_ONLY`] solver, or
+/// `lemke` with n above the largest for which its default basis is the sparse LU.
+pub fn densifies(name: &str, lcp: &Lcp) -> bool {
+    DENSE_ONLY.contains(&name) || (name == "lemke" && lcp.n() > lemke::SPARSE_BASIS_MAX_N)
+}
+
+/// True when a sparse M must not go to a solver that densifies it at all: two dense copies of
+/// M (lemke's dense tableau) would exceed `memory_budget`.
 pub fn keeps_sparse(lcp: &Lcp, memory_budget: u64) -> bool {
     lcp.is_sparse() && !memory::dense_fits(lcp, 2, memory_budget)
 }
 
 /// The rule that applied and the candidate names, in order (before the registry filter).
-/// A sparse M that [`keeps_sparse`] gets no [`DENSE_ONLY`] candidate; another sparse M with
-/// n > [`LARGE_SPARSE_N`] gets them last.
+/// A sparse M that [`keeps_sparse`] gets no candidate that [`densifies`] it; another sparse M
+/// with n > [`LARGE_SPARSE_N`] gets those and `lemke` last.
 pub fn candidates(
     lcp: &Lcp,
     d: &Diagnostics,
@@ -170,11 +180,12 @@ pub fn candidates(
         names.push("enum");
     }
     if keeps_sparse(lcp, memory_budget) {
-        names.retain(|name| !DENSE_ONLY.contains(name));
+        names.retain(|name| !densifies(name, lcp));
     } else if sparse && n > LARGE_SPARSE_N {
-        // Densifying a large sparse M is the last resort, after every sparse-capable solver.
+        // Densifying a large sparse M, or pivoting through it, is the last resort, after every
+        // sparse-capable solver.
         let (dense, rest): (Vec<_>, Vec<_>) =
-            names.into_iter().partition(|name| DENSE_ONLY.contains(name));
+            names.into_iter().partition(|name| *name == "lemke" || DENSE_ONLY.contains(name));
         names = rest.into_iter().chain(dense).collect();
     }
     (rule, names)

@@ -112,8 +112,16 @@ fn issue_14_auto_never_densifies_a_large_sparse_problem() {
     let d = diagnose_with(&mid, &DiagnoseLimits::cheap());
     let (_, names) = candidates(&mid, &d, DEFAULT_MEMORY_BUDGET);
     assert_eq!(names.last(), Some(&"lemke"), "{names:?}");
+    // Over the budget, n = 6000 keeps lemke (its default basis is then the sparse LU, which
+    // never densifies M) and drops murty and enum.
     let (_, names) = candidates(&mid, &d, 1 << 20);
-    assert!(!names.contains(&"lemke"), "{names:?}");
+    assert!(names.contains(&"lemke"), "{names:?}");
+    assert!(!names.contains(&"murty") && !names.contains(&"enum"), "{names:?}");
+    let small = sparse_tridiagonal(300);
+    let tight = SolveOptions { memory_budget: Some(100_000), ..SolveOptions::default() };
+    let sol = solve("lemke", &small, &tight).expect("the sparse basis fits");
+    assert_eq!(sol.status, Status::Solved, "{:?}", sol.note);
+    assert!(sol.factorizations >= 1);
 }
 
 /// A sparse SPD 2D Laplacian (5-point stencil) on a k x k grid, shifted, q = -e.

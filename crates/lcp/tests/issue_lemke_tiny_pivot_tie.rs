@@ -12,7 +12,7 @@
 
 use std::path::Path;
 
-use signorini_lcp::algorithms::lemke::{Lemke, LemkeParams};
+use signorini_lcp::algorithms::lemke::{Lemke, LemkeBasis, LemkeParams};
 use signorini_lcp::{evaluate, formats, LcpSolver, SolveOptions, Status};
 
 const FILE: &str =
@@ -25,13 +25,18 @@ fn lemke_solves_the_stewart_trinkle_lcp_with_a_tiny_pivot_entry() {
         Err(e) => panic!("{FILE}: {e}"),
     };
     assert_eq!(lcp.n(), 24);
-    let sol = Lemke::new(LemkeParams::default())
-        .solve(&lcp, &SolveOptions::default(), None)
-        .expect("valid options");
-    assert_eq!(sol.status, Status::Solved, "note {:?}", sol.note);
+    for basis in [LemkeBasis::Dense, LemkeBasis::Sparse] {
+        let params = LemkeParams { basis, refactor: 7, ..LemkeParams::default() };
+        check(&lcp, params, basis);
+    }
+}
+
+fn check(lcp: &signorini_lcp::Lcp, params: LemkeParams, basis: LemkeBasis) {
+    let sol = Lemke::new(params).solve(lcp, &SolveOptions::default(), None).expect("valid options");
+    assert_eq!(sol.status, Status::Solved, "{basis:?}: note {:?}", sol.note);
     // Independent check of the returned z.
-    let (w, merit) = evaluate(&lcp, &sol.z);
-    assert!(merit.residual <= 1e-10, "residual {:e}", merit.residual);
+    let (w, merit) = evaluate(lcp, &sol.z);
+    assert!(merit.residual <= 1e-10, "{basis:?}: residual {:e}", merit.residual);
     let scale = 1.0 + sol.z.iter().chain(&w).fold(0.0f64, |a, v| a.max(v.abs()));
     for (i, (z, w)) in sol.z.iter().zip(&w).enumerate() {
         assert!(*z >= -1e-12 * scale && *w >= -1e-10 * scale, "z[{i}] = {z}, w[{i}] = {w}");

@@ -13,7 +13,7 @@
 
 use std::path::Path;
 
-use signorini_lcp::algorithms::lemke::{Lemke, LemkeParams};
+use signorini_lcp::algorithms::lemke::{Lemke, LemkeBasis, LemkeParams};
 use signorini_lcp::{formats, LcpSolver, SolveOptions, Status};
 
 const FILE: &str =
@@ -26,19 +26,26 @@ fn lemke_solves_lcp_tobenna_without_cycling() {
         Err(e) => panic!("{FILE}: {e}"),
     };
     assert_eq!(lcp.n(), 40);
-    let sol = Lemke::new(LemkeParams::default())
-        .solve(&lcp, &SolveOptions::default(), None)
-        .expect("valid options");
-    assert_eq!(sol.status, Status::Solved, "note {:?}", sol.note);
-    assert!(sol.residual() <= 1e-10, "residual {:e}", sol.residual());
+    // Both bases: the dense inverse, and the sparse LU refactorised every 7 pivots (so the
+    // eta file, its BTRANs in the lexicographic test and fresh factorisations all take part).
+    for basis in [LemkeBasis::Dense, LemkeBasis::Sparse] {
+        let params = LemkeParams { basis, refactor: 7, ..LemkeParams::default() };
+        check(&lcp, params, basis);
+    }
+}
+
+fn check(lcp: &signorini_lcp::Lcp, params: LemkeParams, basis: LemkeBasis) {
+    let sol = Lemke::new(params).solve(lcp, &SolveOptions::default(), None).expect("valid options");
+    assert_eq!(sol.status, Status::Solved, "{basis:?}: note {:?}", sol.note);
+    assert!(sol.residual() <= 1e-10, "{basis:?}: residual {:e}", sol.residual());
     // The exact lexicographic path (rational arithmetic, same first-row and tie rules) has 127
     // pivots (z0 entering and leaving included); the lexicographic rule fixes the path
     // uniquely, so ours must take exactly those. A cycling run ends at max(10000, 50 n).
-    assert_eq!(sol.pivots, Some(127));
+    assert_eq!(sol.pivots, Some(127), "{basis:?}");
     // Complementarity and feasibility of the returned pair, on the scale of the data.
     let scale = 1.0 + sol.z.iter().chain(&sol.w).fold(0.0f64, |a, v| a.max(v.abs()));
     for (i, (z, w)) in sol.z.iter().zip(&sol.w).enumerate() {
         assert!(*z >= -1e-10 * scale && *w >= -1e-10 * scale, "row {i}: z {z}, w {w}");
-        assert!((z * w).abs() <= 1e-10 * scale * scale, "row {i}: z {z}, w {w}");
+        assert!((z * w).abs() <= 1e-10 * scale * scale, "{basis:?} row {i}: z {z}, w {w}");
     }
 }

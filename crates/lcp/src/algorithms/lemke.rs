@@ -12,26 +12,41 @@
 //!
 //! # Implementation
 //!
-//! The basis inverse $B^{-1}$ of the equation $Iw - Mz - dz_0 = q$ is kept explicitly, in
-//! product form on the columns that are not unit vectors: column $j$ of $B^{-1}$ is the unit
-//! vector of $w_j$'s row whenever $w_j$ is basic, so only the $k$ columns with $w_j$ nonbasic
-//! are stored (contiguous, column-major). A pivot is one rank-one update of those $k$ columns,
-//! fused with the computation of the next entering column, $O(nk)$ work with no refactorisation.
-//! Rows of $[x_B \mid B^{-1}]$ are lexicographically positive throughout, so degenerate problems
-//! cannot cycle (ties in the ratio test are broken on the rows of $B^{-1}[q \mid I]$, the
-//! standard lexico-Lemke; a tie that includes $z_0$'s row is resolved by letting $z_0$ leave,
-//! which ends the run). Lexicographic entries tie when they differ by at most 1e-12 times the
-//! largest entry of the rows compared, so round-off in an exactly-zero column of $B^{-1}$ is not
-//! read as a sign (the cause of cycling on Siconos' `lcp_tobenna`, see
-//! `tests/issue_lemke_tobenna.rs`). In the ratio test itself, ratios tie when they differ by at
-//! most 1e-12 max|x_B| / max|c| (never by a width divided by a tiny pivot entry, which let a far
-//! larger ratio tie and broke feasibility: `tests/issue_lemke_tiny_pivot_tie.rs`). Pivot entries
-//! below `pivot_tol` times the largest entry of the column are treated as zero.
+//! Two ways of holding the basis inverse $B^{-1}$ of the equation $Iw - Mz - dz_0 = q$, chosen
+//! by the `basis` key (`dense`, `sparse`, `auto`), follow the same path: the same ratio test,
+//! the same lexicographic rule, the same pivots (a unit test compares them).
 //!
-//! The tableau is dense: M column-major plus up to n stored columns of $B^{-1}$, 2 n^2 entries
-//! at worst. That is checked against the memory budget ([`crate::memory`]) before anything is
-//! allocated, so a large sparse M is refused with [`SolveError::Memory`] instead of an
-//! allocation abort (when q >= 0 the answer z = 0 needs no tableau and is returned first).
+//! **Dense** (`basis=dense`): $B^{-1}$ is kept explicitly, in product form on the columns that
+//! are not unit vectors: column $j$ of $B^{-1}$ is the unit vector of $w_j$'s row whenever
+//! $w_j$ is basic, so only the $k$ columns with $w_j$ nonbasic are stored (contiguous,
+//! column-major). A pivot is one rank-one update of those $k$ columns, fused with the
+//! computation of the next entering column, $O(nk)$ work with no refactorisation. The tableau
+//! is M column-major plus up to n stored columns of $B^{-1}$, 2 n^2 entries at worst. That is
+//! checked against the memory budget ([`crate::memory`]) before anything is allocated, so a
+//! large M is refused with [`SolveError::Memory`] instead of an allocation abort (when q >= 0
+//! the answer z = 0 needs no tableau and is returned first).
+//!
+//! **Sparse** (`basis=sparse`): B itself is factorised (faer's sparse LU with its fill-reducing
+//! ordering) and each pivot appends one eta column (the product form of the inverse); every
+//! entering column is one FTRAN, every row of $B^{-1}$ the lexicographic test needs one BTRAN.
+//! B is factorised afresh every `refactor` pivots (default 30), after a pivot on an entry
+//! below 1e-6 of its column's largest, before a ray is declared and before a pivot on such an
+//! entry is taken; each fresh factorisation recomputes $x_B = B^{-1} q$. Memory is that of M,
+//! the factors and the eta file, never n^2; each factorisation is counted in
+//! `factorizations`. `basis=auto` (the default) takes it for a sparse M with
+//! 2000 <= n <= 50 000, or below 2000 when the dense tableau would not fit the budget
+//! ([`uses_sparse_basis`]); docs/performance.md has the measurements behind the bounds.
+//!
+//! Rows of $[x_B \mid B^{-1}]$ are lexicographically positive throughout, so degenerate
+//! problems cannot cycle (ties in the ratio test are broken on the rows of $B^{-1}[q \mid I]$,
+//! the standard lexico-Lemke; a tie that includes $z_0$'s row is resolved by letting $z_0$
+//! leave, which ends the run). Lexicographic entries tie when they differ by at most 1e-12
+//! times the largest entry of the rows compared, so round-off in an exactly-zero column of
+//! $B^{-1}$ is not read as a sign (the cause of cycling on Siconos' `lcp_tobenna`, see
+//! `tests/issue_lemke_tobenna.rs`). In the ratio test itself, ratios tie when they differ by
+//! at most 1e-12 max|x_B| / max|c| (never by a width divided by a tiny pivot entry, which let a
+//! far larger ratio tie and broke feasibility: `tests/issue_lemke_tiny_pivot_tie.rs`). Pivot
+//! entries below `pivot_tol` times the largest entry of the column are treated as zero.
 //!
 //! # Ray termination
 //!
@@ -47,8 +62,11 @@
 //! ignored: Lemke's path is defined from $z = 0$, and restarting it elsewhere needs a different
 //! covering vector and another termination theory.
 
+mod sparse;
+
 use crate::memory::{self, MemoryError};
 use crate::params::ParamValue;
+use sparse::SparseTableau;
 use std::borrow::Cow;
 
 use crate::solver::{Outcome, SolveContext, SolveError, FARKAS_TOL};
@@ -70,6 +88,29 @@ const LEX_TOL: f64 = 1e-12;
 const REFINE_STEPS: usize = 3;
 /// Marker of "not basic" / "not stored".
 const NONE: usize = usize::MAX;
+/// Default number of pivots between fresh factorisations of the sparse basis.
+pub const DEFAULT_REFACTOR: usize = 30;
+/// `basis=auto` takes the sparse basis for a sparse M from this n on (below it the dense
+/// tableau's O(n k) pivot is cheaper than a sparse FTRAN and BTRAN; docs/performance.md).
+pub const SPARSE_BASIS_MIN_N: usize = 2000;
+/// `basis=auto` takes the sparse basis up to this n only: Lemke takes at least one pivot per
+/// nonzero of z, each a sparse FTRAN (and BTRANs on ties), so beyond it a run is hours long;
+/// above it the dense tableau is asked for, and refused by the memory budget with the bytes
+/// (`basis=sparse` still forces the sparse basis).
+pub const SPARSE_BASIS_MAX_N: usize = 50_000;
+
+/// How the basis inverse is held (`basis` key).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LemkeBasis {
+    /// Dense stored columns of B^-1 (2 n^2 doubles at worst, checked against the budget).
+    Dense,
+    /// Sparse LU of B with an eta file, refactorised every `refactor` pivots.
+    Sparse,
+    /// Sparse for a sparse M with n <= [`SPARSE_BASIS_MAX_N`] and either n >=
+    /// [`SPARSE_BASIS_MIN_N`] or a dense tableau over the memory budget; dense otherwise.
+    Auto,
+}
+crate::param_enum!(LemkeBasis { Dense => "dense", Sparse => "sparse", Auto => "auto" });
 
 /// A covering vector: `e` (None) in spec strings; a vector set through the Rust API is
 /// written `covering=custom` in the solver's name (which names it but does not parse back).
@@ -109,6 +150,10 @@ crate::solver_params! {
             valid if |v| v.as_deref().is_none_or(|d| check_covering(d).is_ok()) => "finite entries > 0";
         /// pivot entries below pivot_tol * max|column| count as zero
         pivot_tol: f64 = DEFAULT_PIVOT_TOL, valid if |v| v > 0.0 && v < 1.0 => "in (0, 1)";
+        /// basis inverse: dense stored columns, sparse LU with etas, or auto (see the module docs)
+        basis: LemkeBasis = LemkeBasis::Auto;
+        /// pivots between fresh sparse factorisations of the basis (sparse basis only)
+        refactor: usize = DEFAULT_REFACTOR, valid if |v| v >= 1 => ">= 1";
     }
 }
 
@@ -138,7 +183,7 @@ impl Lemke {
             }
             None => vec![1.0; n],
         };
-        solve_lemke(lcp, d, self.params.pivot_tol, ctx)
+        solve_lemke(lcp, d, &self.params, ctx)
     }
 }
 
@@ -198,7 +243,12 @@ impl Tableau {
     fn new(lcp: &Lcp, d: Vec<f64>, budget: u64) -> Result<Self, MemoryError> {
         let n = lcp.n();
         memory::check_dense(n, n, 2, budget, || {
-            format!("lemke: dense tableau (M and up to n columns of B^-1, n = {n})")
+            let hint = if lcp.is_sparse() {
+                "; lemke:basis=sparse holds B as a sparse LU instead"
+            } else {
+                ""
+            };
+            format!("lemke: dense tableau (M and up to n columns of B^-1, n = {n}{hint})")
         })?;
         let mut m = vec![0.0; n * n];
         match lcp.matrix() {
@@ -404,48 +454,10 @@ impl Tableau {
         self.nslots = last;
     }
 
-    /// The first pivot row: z0 enters at max_i(-q_i/d_i); a tie goes to the largest index,
-    /// the lexicographic minimum of the rows [q_i | e_i'] / d_i.
-    fn first_row(&self) -> usize {
-        let mut best = f64::INFINITY;
-        let mut qmax: f64 = 0.0;
-        for i in 0..self.n {
-            best = best.min(self.q[i] / self.d[i]);
-            qmax = qmax.max((self.q[i] / self.d[i]).abs());
-        }
-        let tie = TIE_TOL * qmax;
-        (0..self.n).rev().find(|&i| self.q[i] / self.d[i] <= best + tie).unwrap_or(0)
-    }
-
     /// Lexicographic minimum ratio test on the entering column c; None on a ray.
     fn ratio_test(&mut self, c: &[f64], pivot_tol: f64) -> Option<usize> {
-        let cmax = c.iter().fold(0.0f64, |a, v| a.max(v.abs()));
-        if cmax.is_nan() || cmax <= 0.0 {
+        if !tied_rows(c, &self.x, pivot_tol, &mut self.cand) {
             return None;
-        }
-        let thr = pivot_tol * cmax;
-        let mut best = f64::INFINITY;
-        let mut xmax: f64 = 0.0;
-        for (&ci, &xi) in c.iter().zip(&self.x) {
-            xmax = xmax.max(xi.abs());
-            if ci > thr {
-                best = best.min(xi.max(0.0) / ci);
-            }
-        }
-        if !best.is_finite() {
-            return None;
-        }
-        // Ratios tie when they differ by at most TIE_TOL * xmax / cmax: the round-off of x_i
-        // (about TIE_TOL * xmax) over the column's scale. Dividing by c_i itself instead would
-        // let a row with a tiny pivot entry tie at a ratio far above the minimum (x_i = 1.2e-10,
-        // c_i = 1.4e-10: ratio 0.84 against 0.035 in a Stewart–Trinkle LCP) and the pivot on it
-        // would leave the basis infeasible.
-        let tie = TIE_TOL * xmax / cmax;
-        self.cand.clear();
-        for (i, (&ci, &xi)) in c.iter().zip(&self.x).enumerate() {
-            if ci > thr && xi.max(0.0) / ci - best <= tie {
-                self.cand.push(i);
-            }
         }
         if self.cand.len() <= 1 {
             return self.cand.first().copied();
@@ -453,48 +465,16 @@ impl Tableau {
         if self.row_of_z0 != NONE && self.cand.contains(&self.row_of_z0) {
             return Some(self.row_of_z0);
         }
-        // Lexicographic minimum of the rows of B^-1 divided by c_i (columns in index order).
-        // Entries are compared on the scale of their whole rows, never on the column's own
-        // largest entry: an exact zero computed as 1e-16 must tie with an exact zero, even when
-        // every entry of that column is round-off (the column-relative test took the round-off
-        // for a sign and cycled on Siconos' lcp_tobenna).
-        let n = self.n;
         let mut lex = std::mem::take(&mut self.lex);
-        lex.clear();
-        for &i in &self.cand {
-            let s = (0..n).fold(0.0f64, |a, j| a.max((self.binv(i, j) / c[i]).abs()));
-            lex.push((i, s));
-        }
-        for j in 0..n {
-            let (mut vmin, mut smin) = (f64::INFINITY, 0.0f64);
-            for &(i, s) in &lex {
-                let v = self.binv(i, j) / c[i];
-                if v < vmin {
-                    (vmin, smin) = (v, s);
-                }
-            }
-            lex.retain(|&(i, s)| self.binv(i, j) / c[i] - vmin <= LEX_TOL * s.max(smin));
-            if lex.len() == 1 {
-                break;
-            }
-        }
-        // Rows of B^-1 are independent, so one remains in exact arithmetic; else the largest pivot.
-        let row = lex.iter().map(|&(i, _)| i).fold(None, |acc: Option<usize>, i| match acc {
-            Some(b) if c[b] >= c[i] => Some(b),
-            _ => Some(i),
-        });
+        let row =
+            inverse_row_ties(&self.cand, c, self.n, &mut lex, |k, j| self.binv(self.cand[k], j));
         self.lex = lex;
         row
     }
 
     /// z read off the basis (negative round-off clamped).
     fn z(&self) -> Vec<f64> {
-        (0..self.n)
-            .map(|k| match self.row_of_z[k] {
-                NONE => 0.0,
-                row => self.x[row].max(0.0),
-            })
-            .collect()
+        z_of(&self.row_of_z, &self.x)
     }
 
     /// One step of iterative refinement of x_B = B^-1 q with the stored inverse.
@@ -516,23 +496,192 @@ impl Tableau {
             *x += d;
         }
     }
+}
 
-    /// The z-part of the ray direction when `entering` has column c with no positive entry.
-    fn ray_direction(&self, entering: Var, c: &[f64]) -> Vec<f64> {
-        let mut y = vec![0.0; self.n];
-        for (row, var) in self.basis.iter().enumerate() {
-            if let Var::Z(k) = *var {
-                y[k] = -c[row];
+/// The rows tied at the minimum ratio x_i / c_i over c_i > pivot_tol * max|c|, into `cand`;
+/// false on a secondary ray (no such row). Ratios tie when they differ by at most
+/// TIE_TOL * max|x| / max|c|: the round-off of x_i (about TIE_TOL * max|x|) over the column's
+/// scale. Dividing by c_i itself instead would let a row with a tiny pivot entry tie at a ratio
+/// far above the minimum (x_i = 1.2e-10, c_i = 1.4e-10: ratio 0.84 against 0.035 in a
+/// Stewart–Trinkle LCP) and the pivot on it would leave the basis infeasible.
+fn tied_rows(c: &[f64], x: &[f64], pivot_tol: f64, cand: &mut Vec<usize>) -> bool {
+    cand.clear();
+    let cmax = c.iter().fold(0.0f64, |a, v| a.max(v.abs()));
+    if cmax.is_nan() || cmax <= 0.0 {
+        return false;
+    }
+    let thr = pivot_tol * cmax;
+    let mut best = f64::INFINITY;
+    let mut xmax: f64 = 0.0;
+    for (&ci, &xi) in c.iter().zip(x) {
+        xmax = xmax.max(xi.abs());
+        if ci > thr {
+            best = best.min(xi.max(0.0) / ci);
+        }
+    }
+    if !best.is_finite() {
+        return false;
+    }
+    let tie = TIE_TOL * xmax / cmax;
+    for (i, (&ci, &xi)) in c.iter().zip(x).enumerate() {
+        if ci > thr && xi.max(0.0) / ci - best <= tie {
+            cand.push(i);
+        }
+    }
+    true
+}
+
+/// The lexicographic minimum among the tied rows `cand` (at least two) of the rows of B^-1
+/// divided by c_i, columns in index order; `entry(k, j)` is entry j of the row of B^-1 of
+/// `cand[k]`.
+///
+/// Entries are compared on the scale of their whole rows, never on the column's own largest
+/// entry: an exact zero computed as 1e-16 must tie with an exact zero, even when every entry of
+/// that column is round-off (the column-relative test took the round-off for a sign and cycled
+/// on Siconos' lcp_tobenna).
+fn inverse_row_ties(
+    cand: &[usize],
+    c: &[f64],
+    n: usize,
+    lex: &mut Vec<(usize, f64)>,
+    entry: impl Fn(usize, usize) -> f64,
+) -> Option<usize> {
+    lex.clear();
+    for (k, &i) in cand.iter().enumerate() {
+        let s = (0..n).fold(0.0f64, |a, j| a.max((entry(k, j) / c[i]).abs()));
+        lex.push((k, s));
+    }
+    for j in 0..n {
+        let (mut vmin, mut smin) = (f64::INFINITY, 0.0f64);
+        for &(k, s) in lex.iter() {
+            let v = entry(k, j) / c[cand[k]];
+            if v < vmin {
+                (vmin, smin) = (v, s);
             }
         }
-        if let Var::Z(j) = entering {
-            y[j] = 1.0;
+        lex.retain(|&(k, s)| entry(k, j) / c[cand[k]] - vmin <= LEX_TOL * s.max(smin));
+        if lex.len() == 1 {
+            break;
         }
-        let ymax = y.iter().fold(0.0f64, |a, v| a.max(v.abs()));
-        if ymax > 0.0 {
-            y.iter_mut().for_each(|v| *v = v.max(0.0) / ymax);
+    }
+    // Rows of B^-1 are independent, so one remains in exact arithmetic; else the largest pivot.
+    lex.iter().map(|&(k, _)| cand[k]).fold(None, |acc: Option<usize>, i| match acc {
+        Some(b) if c[b] >= c[i] => Some(b),
+        _ => Some(i),
+    })
+}
+
+/// z read off the basic values (negative round-off clamped).
+fn z_of(row_of_z: &[usize], x: &[f64]) -> Vec<f64> {
+    row_of_z
+        .iter()
+        .map(|&row| match row {
+            NONE => 0.0,
+            row => x[row].max(0.0),
+        })
+        .collect()
+}
+
+/// The z-part of the ray direction when `entering` has column c with no positive entry,
+/// scaled to max 1 with negative round-off clamped.
+fn ray_direction(basis: &[Var], entering: Var, c: &[f64]) -> Vec<f64> {
+    let mut y = vec![0.0; basis.len()];
+    for (row, var) in basis.iter().enumerate() {
+        if let Var::Z(k) = *var {
+            y[k] = -c[row];
         }
-        y
+    }
+    if let Var::Z(j) = entering {
+        y[j] = 1.0;
+    }
+    let ymax = y.iter().fold(0.0f64, |a, v| a.max(v.abs()));
+    if ymax > 0.0 {
+        y.iter_mut().for_each(|v| *v = v.max(0.0) / ymax);
+    }
+    y
+}
+
+/// The basis of a run: the dense stored-columns inverse or the sparse LU with etas.
+enum Basis {
+    Dense(Box<Tableau>),
+    Sparse(Box<SparseTableau>),
+}
+
+impl Basis {
+    fn var(&self, r: usize) -> Var {
+        match self {
+            Basis::Dense(t) => t.basis[r],
+            Basis::Sparse(t) => t.basis[r],
+        }
+    }
+
+    fn x(&self) -> &[f64] {
+        match self {
+            Basis::Dense(t) => &t.x,
+            Basis::Sparse(t) => &t.x,
+        }
+    }
+
+    fn z(&self) -> Vec<f64> {
+        match self {
+            Basis::Dense(t) => t.z(),
+            Basis::Sparse(t) => z_of(&t.row_of_z, &t.x),
+        }
+    }
+
+    fn ratio_test(&mut self, c: &[f64], pivot_tol: f64) -> Option<usize> {
+        match self {
+            Basis::Dense(t) => t.ratio_test(c, pivot_tol),
+            Basis::Sparse(t) => t.ratio_test(c, pivot_tol),
+        }
+    }
+
+    fn ray_direction(&self, entering: Var, c: &[f64]) -> Vec<f64> {
+        match self {
+            Basis::Dense(t) => ray_direction(&t.basis, entering, c),
+            Basis::Sparse(t) => ray_direction(&t.basis, entering, c),
+        }
+    }
+
+    fn pivot(
+        &mut self,
+        r: usize,
+        entering: Var,
+        c: &[f64],
+        next: Option<Var>,
+        c_next: &mut [f64],
+    ) -> Result<(), String> {
+        match self {
+            Basis::Dense(t) => {
+                t.pivot(r, entering, c, next, c_next);
+                Ok(())
+            }
+            Basis::Sparse(t) => t.pivot(r, entering, c, next, c_next),
+        }
+    }
+
+    /// A fresh factorisation and entering column before a decision that round-off could have
+    /// made (a ray, a small pivot); false when there is nothing fresher (the dense inverse, or
+    /// no pivot since the last factorisation).
+    fn refresh(&mut self, entering: Var, c: &mut [f64]) -> Result<bool, String> {
+        match self {
+            Basis::Dense(_) => Ok(false),
+            Basis::Sparse(t) => t.refresh(entering, c),
+        }
+    }
+
+    fn refine(&mut self) {
+        match self {
+            Basis::Dense(t) => t.refine(),
+            Basis::Sparse(t) => t.refine(),
+        }
+    }
+
+    fn take_factorizations(&mut self) -> usize {
+        match self {
+            Basis::Dense(_) => 0,
+            Basis::Sparse(t) => t.take_factorizations(),
+        }
     }
 }
 
@@ -554,12 +703,27 @@ fn update_accumulate(col: &mut [f64], f: f64, u: &[f64], acc: &mut [f64], g: f64
     }
 }
 
+/// Which basis a run uses (see [`LemkeBasis::Auto`]).
+pub fn uses_sparse_basis(lcp: &Lcp, choice: LemkeBasis, budget: u64) -> bool {
+    match choice {
+        LemkeBasis::Dense => false,
+        LemkeBasis::Sparse => true,
+        LemkeBasis::Auto => {
+            let n = lcp.n();
+            lcp.is_sparse()
+                && n <= SPARSE_BASIS_MAX_N
+                && (n >= SPARSE_BASIS_MIN_N || !memory::dense_fits(lcp, 2, budget))
+        }
+    }
+}
+
 fn solve_lemke(
     lcp: &Lcp,
     d: Vec<f64>,
-    pivot_tol: f64,
+    params: &LemkeParams,
     ctx: &mut SolveContext<'_>,
 ) -> Result<Outcome, SolveError> {
+    let pivot_tol = params.pivot_tol;
     run_steps(lcp, ctx, |lcp, ctx| {
         let n = lcp.n();
         if lcp.q().iter().all(|&v| v >= 0.0) {
@@ -567,10 +731,25 @@ fn solve_lemke(
             o.pivots = Some(0);
             return Ok(Start::Done(o));
         }
-        let t = Tableau::new(lcp, d, ctx.memory_budget)?;
+        let row = Some(first_row(lcp.q(), &d));
         let mut c = vec![0.0; n];
-        t.column_of(Var::Z0, &mut c);
-        let row = Some(t.first_row());
+        let t = if uses_sparse_basis(lcp, params.basis, ctx.memory_budget) {
+            let mut t = match SparseTableau::new(lcp, d, params.refactor) {
+                Ok(t) => t,
+                Err(e) => {
+                    let mut o = Outcome::new(vec![0.0; n], Status::NumericalFailure, 0);
+                    o.note = Some(e);
+                    return Ok(Start::Done(o));
+                }
+            };
+            ctx.factorizations += t.take_factorizations();
+            t.column_of(Var::Z0, &mut c);
+            Basis::Sparse(Box::new(t))
+        } else {
+            let t = Tableau::new(lcp, d, ctx.memory_budget)?;
+            t.column_of(Var::Z0, &mut c);
+            Basis::Dense(Box::new(t))
+        };
         Ok(Start::Run(LemkeState {
             t,
             c,
@@ -583,10 +762,23 @@ fn solve_lemke(
     })
 }
 
-/// The running state of Lemke's method: the tableau, the entering variable with its column
+/// The first pivot row: z0 enters at max_i(-q_i/d_i); a tie goes to the largest index,
+/// the lexicographic minimum of the rows [q_i | e_i'] / d_i.
+fn first_row(q: &[f64], d: &[f64]) -> usize {
+    let mut best = f64::INFINITY;
+    let mut qmax: f64 = 0.0;
+    for (qi, di) in q.iter().zip(d) {
+        best = best.min(qi / di);
+        qmax = qmax.max((qi / di).abs());
+    }
+    let tie = TIE_TOL * qmax;
+    (0..q.len()).rev().find(|&i| q[i] / d[i] <= best + tie).unwrap_or(0)
+}
+
+/// The running state of Lemke's method: the basis, the entering variable with its column
 /// `c`, and the pivot row (`None` until the next ratio test).
 struct LemkeState {
-    t: Tableau,
+    t: Basis,
     c: Vec<f64>,
     c_next: Vec<f64>,
     entering: Var,
@@ -597,7 +789,7 @@ struct LemkeState {
 
 impl LemkeState {
     /// z_0 left the basis: the complementary basis solves the LCP. Iterative refinement of
-    /// B^-1 is applied while it improves the merit (or until every row holds at its scale).
+    /// x_B is applied while it improves the merit (or until every row holds at its scale).
     fn solved(&mut self, lcp: &Lcp, ctx: &mut SolveContext<'_>) -> Outcome {
         let t = &mut self.t;
         let mut z = t.z();
@@ -624,6 +816,26 @@ impl LemkeState {
         }
         Outcome::new(z, Status::Solved, self.pivots)
     }
+
+    /// The ratio test on the entering column; on a ray, or on a pivot entry below
+    /// [`sparse::SMALL_PIVOT`] times the column's largest, the sparse basis is factorised
+    /// afresh and the test repeated. Err ends the run (a failed factorisation).
+    fn pivot_row(&mut self, ctx: &mut SolveContext<'_>) -> Result<Option<usize>, String> {
+        let mut r = self.t.ratio_test(&self.c, self.pivot_tol);
+        let small = |c: &[f64], r: usize| {
+            let cmax = c.iter().fold(0.0f64, |a, v| a.max(v.abs()));
+            c[r].abs() < sparse::SMALL_PIVOT * cmax
+        };
+        let doubtful = match r {
+            None => true,
+            Some(r) => small(&self.c, r),
+        };
+        if doubtful && self.t.refresh(self.entering, &mut self.c)? {
+            ctx.factorizations += self.t.take_factorizations();
+            r = self.t.ratio_test(&self.c, self.pivot_tol);
+        }
+        Ok(r)
+    }
 }
 
 impl<'c> Steps<SolveContext<'c>> for LemkeState {
@@ -638,11 +850,13 @@ impl<'c> Steps<SolveContext<'c>> for LemkeState {
     /// One pivot: the ratio test picks the leaving row (a secondary ray ends the run), the
     /// entering variable takes its place, and the complement of the leaving one enters next.
     fn step(&mut self, lcp: &Lcp, ctx: &mut SolveContext<'c>, _: usize) -> StepResult {
+        let failed = |e: String| Step::End { status: Status::NumericalFailure, note: Some(e) };
         let r = match self.row.take() {
             Some(r) => r,
-            None => match self.t.ratio_test(&self.c, self.pivot_tol) {
-                Some(r) => r,
-                None => {
+            None => match self.pivot_row(ctx) {
+                Err(e) => return Ok(failed(e)),
+                Ok(Some(r)) => r,
+                Ok(None) => {
                     let y = self.t.ray_direction(self.entering, &self.c);
                     let mut o = Outcome::new(self.t.z(), Status::RayTermination, self.pivots);
                     if verify_farkas(lcp, &y, FARKAS_TOL).is_ok() {
@@ -653,17 +867,22 @@ impl<'c> Steps<SolveContext<'c>> for LemkeState {
                 }
             },
         };
-        let leaving = self.t.basis[r];
+        let leaving = self.t.var(r);
         let next = leaving.complement();
-        self.t.pivot(r, self.entering, &self.c, next, &mut self.c_next);
+        let pivoted = self.t.pivot(r, self.entering, &self.c, next, &mut self.c_next);
+        ctx.factorizations += self.t.take_factorizations();
+        if let Err(e) = pivoted {
+            return Ok(failed(e));
+        }
         self.pivots += 1;
         let Some(next) = next else {
             return Ok(Step::Done(self.solved(lcp, ctx)));
         };
         std::mem::swap(&mut self.c, &mut self.c_next);
         self.entering = next;
-        let finite = self.c.iter().chain(&self.t.x).all(|v| v.is_finite());
-        let zmin = self.t.x.iter().fold(f64::INFINITY, |a, &v| a.min(v));
+        let x = self.t.x();
+        let finite = self.c.iter().chain(x).all(|v| v.is_finite());
+        let zmin = x.iter().fold(f64::INFINITY, |a, &v| a.min(v));
         Ok(Step::unchecked(if finite { zmin } else { f64::NAN }))
     }
 
@@ -701,7 +920,7 @@ mod tests {
         let mut t = Tableau::new(&lcp, vec![1.0; 3], u64::MAX).expect("fits");
         let (mut c, mut fused, mut direct) = (vec![0.0; 3], vec![0.0; 3], vec![0.0; 3]);
         t.column_of(Var::Z0, &mut c);
-        let r = t.first_row();
+        let r = first_row(lcp.q(), &[1.0; 3]);
         assert_eq!(r, 2);
         t.pivot(r, Var::Z0, &c, Some(Var::Z(2)), &mut fused);
         t.column_of(Var::Z(2), &mut direct);
@@ -797,6 +1016,10 @@ mod tests {
         assert!(matches!(r.build("lemke:covering=2"), Err(SpecError::BadValue { .. })));
         assert!(matches!(r.build("lemke:omega=1"), Err(SpecError::UnknownKey { .. })));
         assert!(matches!(r.build("lemke:pivot_tol=2"), Err(SpecError::BadValue { .. })));
+        let s = r.build("lemke:basis=sparse,refactor=5").expect("builds");
+        assert_eq!(s.name(), "lemke:basis=sparse,refactor=5");
+        assert!(matches!(r.build("lemke:refactor=0"), Err(SpecError::BadValue { .. })));
+        assert!(matches!(r.build("lemke:basis=lu"), Err(SpecError::BadValue { .. })));
         let mut p = LemkeParams::default();
         assert!(matches!(p.set("omega", "1"), Err(SpecError::UnknownKey { .. })));
     }
@@ -809,6 +1032,92 @@ mod tests {
             assert_eq!(sol.status, Status::Solved, "n = {n}: {:?}", sol.note);
             assert!(sol.residual() <= 1e-10, "n = {n}: {}", sol.residual());
         }
+    }
+
+    /// A sparse nonsymmetric tridiagonal M (P-matrix: diagonally dominant) with mixed q.
+    fn sparse_tridiagonal(n: usize) -> Lcp {
+        let (mut ri, mut ci, mut vi) = (Vec::new(), Vec::new(), Vec::new());
+        for i in 0..n {
+            ri.push(i);
+            ci.push(i);
+            vi.push(4.0 + (i % 3) as f64);
+            if i + 1 < n {
+                ri.extend([i, i + 1]);
+                ci.extend([i + 1, i]);
+                vi.extend([-1.0, 1.5]);
+            }
+        }
+        let q = (0..n).map(|i| if i % 4 == 1 { 0.5 } else { -1.0 - (i % 5) as f64 }).collect();
+        Lcp::from_coo(n, &ri, &ci, &vi, q).expect("valid")
+    }
+
+    #[test]
+    fn the_sparse_basis_follows_the_dense_path() {
+        let mut problems = vec![
+            ("spd", generate::random_spd(60, 3)),
+            ("p", generate::random_p_matrix(40, 9)),
+            ("murty", generate::murty_exponential(7)),
+            (
+                "identity",
+                dense(&[&[1.0, 0.0, 0.0], &[0.0, 1.0, 0.0], &[0.0, 0.0, 1.0]], &[-1.0; 3]),
+            ),
+            ("tridiagonal", sparse_tridiagonal(300)),
+        ];
+        problems.push(("infeasible", dense(&[&[-1.0]], &[-1.0])));
+        for (name, lcp) in &problems {
+            let reference =
+                solve(lcp, LemkeParams { basis: LemkeBasis::Dense, ..LemkeParams::default() });
+            assert!(reference.factorizations == 0, "{name}: the dense tableau factorises nothing");
+            for refactor in [1, 7, DEFAULT_REFACTOR, 1000] {
+                let params =
+                    LemkeParams { basis: LemkeBasis::Sparse, refactor, ..LemkeParams::default() };
+                let sol = solve(lcp, params);
+                let tag = format!("{name}, refactor {refactor}");
+                assert_eq!(sol.status, reference.status, "{tag}: {:?}", sol.note);
+                assert_eq!(sol.pivots, reference.pivots, "{tag}");
+                assert!(sol.factorizations >= 1, "{tag}");
+                let scale = 1.0 + reference.z.iter().fold(0.0f64, |a, v| a.max(v.abs()));
+                for (a, b) in sol.z.iter().zip(&reference.z) {
+                    assert!(
+                        (a - b).abs() <= 1e-9 * scale,
+                        "{tag}: {:?} vs {:?}",
+                        sol.z,
+                        reference.z
+                    );
+                }
+                assert_eq!(sol.certificate.is_some(), reference.certificate.is_some(), "{tag}");
+            }
+        }
+    }
+
+    #[test]
+    fn auto_basis_solves_a_sparse_problem_the_dense_tableau_would_refuse() {
+        let lcp = sparse_tridiagonal(300);
+        // 2 * 300^2 * 8 = 1.44 MB for the dense tableau; the budget allows a tenth of it.
+        let tight = SolveOptions { memory_budget: Some(144_000), ..SolveOptions::default() };
+        assert!(uses_sparse_basis(&lcp, LemkeBasis::Auto, 144_000));
+        assert!(!uses_sparse_basis(&lcp, LemkeBasis::Auto, 1 << 30));
+        let sol = Lemke::new(LemkeParams::default()).solve(&lcp, &tight, None).expect("fits");
+        assert_eq!(sol.status, Status::Solved, "{:?}", sol.note);
+        assert!(sol.residual() <= 1e-10);
+        let dense_only = LemkeParams { basis: LemkeBasis::Dense, ..LemkeParams::default() };
+        match Lemke::new(dense_only).solve(&lcp, &tight, None) {
+            Err(SolveError::Memory(m)) => {
+                assert_eq!(m.bytes, 1_440_000);
+                assert!(m.what.contains("lemke:basis=sparse"), "{}", m.what);
+            }
+            other => panic!("expected SolveError::Memory, got {other:?}"),
+        }
+        // A dense M never takes the sparse basis by itself, and the bounds hold on n.
+        assert!(!uses_sparse_basis(&generate::random_spd(30, 1), LemkeBasis::Auto, 1));
+        let large = sparse_tridiagonal(SPARSE_BASIS_MAX_N + 1);
+        assert!(!uses_sparse_basis(&large, LemkeBasis::Auto, 1));
+        assert!(uses_sparse_basis(&large, LemkeBasis::Sparse, 1));
+        assert!(uses_sparse_basis(
+            &sparse_tridiagonal(SPARSE_BASIS_MIN_N),
+            LemkeBasis::Auto,
+            1 << 40
+        ));
     }
 
     #[test]

@@ -459,14 +459,8 @@ impl Tableau {
 
     /// Lexicographic minimum ratio test on the entering column c; None on a ray.
     fn ratio_test(&mut self, c: &[f64], pivot_tol: f64) -> Option<usize> {
-        if !tied_rows(c, &self.x, pivot_tol, &mut self.cand) {
-            return None;
-        }
-        if self.cand.len() <= 1 {
-            return self.cand.first().copied();
-        }
-        if self.row_of_z0 != NONE && self.cand.contains(&self.row_of_z0) {
-            return Some(self.row_of_z0);
+        if let Some(decided) = ratio_rows(c, &self.x, pivot_tol, self.row_of_z0, &mut self.cand) {
+            return decided;
         }
         let mut lex = std::mem::take(&mut self.lex);
         let row =
@@ -499,6 +493,29 @@ impl Tableau {
             *x += d;
         }
     }
+}
+
+/// The ratio test up to the lexicographic rule: `Some(None)` on a secondary ray, `Some(row)`
+/// when one row has the minimum ratio or z0's row is among the tied ones (z0 leaves, ending
+/// the run), `None` when the rows in `cand` (two or more) tie and the lexicographic rule
+/// decides.
+fn ratio_rows(
+    c: &[f64],
+    x: &[f64],
+    pivot_tol: f64,
+    row_of_z0: usize,
+    cand: &mut Vec<usize>,
+) -> Option<Option<usize>> {
+    if !tied_rows(c, x, pivot_tol, cand) {
+        return Some(None);
+    }
+    if cand.len() <= 1 {
+        return Some(cand.first().copied());
+    }
+    if row_of_z0 != NONE && cand.contains(&row_of_z0) {
+        return Some(Some(row_of_z0));
+    }
+    None
 }
 
 /// The rows tied at the minimum ratio x_i / c_i over c_i > pivot_tol * max|c|, into `cand`;

@@ -18,7 +18,7 @@ use faer::sparse::linalg::solvers::{Lu, SymbolicLu};
 use faer::sparse::{SparseColMatRef, SymbolicSparseColMat};
 use faer::MatMut;
 
-use super::{inverse_row_ties, tied_rows, Var, NONE};
+use super::{inverse_row_ties, ratio_rows, Var, NONE};
 use crate::{Lcp, Matrix};
 
 /// A pivot entry below this times the largest |entry| of its column forces a fresh
@@ -135,7 +135,7 @@ impl SparseTableau {
     }
 
     /// True when no pivot has been applied since the last factorisation.
-    pub(super) fn is_fresh(&self) -> bool {
+    fn is_fresh(&self) -> bool {
         self.eta_row.is_empty()
     }
 
@@ -240,14 +240,8 @@ impl SparseTableau {
     /// broken on the rows of B^-1 of the tied rows (BTRAN: the etas row by row, then one
     /// transposed LU solve for all of them).
     pub(super) fn ratio_test(&mut self, c: &[f64], pivot_tol: f64) -> Option<usize> {
-        if !tied_rows(c, &self.x, pivot_tol, &mut self.cand) {
-            return None;
-        }
-        if self.cand.len() <= 1 {
-            return self.cand.first().copied();
-        }
-        if self.row_of_z0 != NONE && self.cand.contains(&self.row_of_z0) {
-            return Some(self.row_of_z0);
+        if let Some(decided) = ratio_rows(c, &self.x, pivot_tol, self.row_of_z0, &mut self.cand) {
+            return decided;
         }
         let n = self.n;
         let mut rows = std::mem::take(&mut self.rows);

@@ -9,7 +9,11 @@
 //! solver's median time over the sizes of a family (least squares of log t on log n).
 //!
 //! `packings_speed [--family hex|hexr|fcc|cubic|stack2|stack3] [--sizes N,N,..] [--friction MU]
-//! [--repeats K] [--solvers s1;s2;..] [--time-limit SECONDS] [--form assembled|matrix-free]`
+//! [--repeats K] [--solvers s1;s2;..] [--time-limit SECONDS] [--form assembled|matrix-free]
+//! [--history]`
+//!
+//! `--history` records every iteration's measure (and the merit where the solver computes it)
+//! and prints the last round's history of each solver to stderr.
 //!
 //! `--form matrix-free` hands W over in its Gram form G G' (frictionless only; see
 //! `signorini_contact::DelassusForm`): the matrix-free solvers and `ipm` (velocity-space
@@ -38,6 +42,7 @@ struct Args {
     solvers: Vec<String>,
     time_limit: f64,
     form: DelassusForm,
+    history: bool,
 }
 
 fn parse_args() -> Result<Args, String> {
@@ -52,10 +57,15 @@ fn parse_args() -> Result<Args, String> {
             .collect(),
         time_limit: 120.0,
         form: DelassusForm::Assembled,
+        history: false,
     };
     let mut it = std::env::args().skip(1);
     let bad = |f: &str, v: &str| format!("{f}: cannot read {v:?}");
     while let Some(flag) = it.next() {
+        if flag == "--history" {
+            a.history = true;
+            continue;
+        }
         let v = it.next().ok_or_else(|| format!("{flag} needs a value"))?;
         match flag.as_str() {
             "--family" => a.family = v,
@@ -129,6 +139,7 @@ fn main() {
     let opts = SolveOptions {
         tol: Some(1e-8),
         time_limit: Some(Duration::from_secs_f64(args.time_limit)),
+        history_every: args.history.then_some(1),
         ..SolveOptions::default()
     };
     // `a>>b` runs a, then b warm-started from a's z (one timed solve, counters summed).
@@ -216,6 +227,16 @@ fn main() {
         }
         let medians: Vec<f64> = times.iter().map(|t| median(t)).collect();
         let qp = args.solvers.iter().position(|s| s.starts_with("qp")).map(|k| medians[k]);
+        if args.history {
+            for (k, sol) in last.iter().enumerate() {
+                let Some(h) = sol.as_ref().and_then(|s| s.history.as_ref()) else { continue };
+                eprintln!("history of {} (last round; last stage of a chain):", args.solvers[k]);
+                for e in h {
+                    let res = e.residual.map_or("-".to_string(), |r| format!("{r:.3e}"));
+                    eprintln!("  {:>6}  measure {:.3e}  residual {res}", e.iteration, e.measure);
+                }
+            }
+        }
         for (k, sol) in last.iter().enumerate() {
             let Some(sol) = sol else { continue };
             let min = times[k].iter().copied().fold(f64::INFINITY, f64::min);

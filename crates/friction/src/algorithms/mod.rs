@@ -12,9 +12,11 @@ pub mod nsgs;
 pub mod nsgs_colored;
 
 use faer::linalg::solvers::{PartialPivLu, Solve};
-use faer::sparse::linalg::solvers::{Lu, SymbolicLu};
+use faer::sparse::linalg::lu::SymbolicLu;
 use faer::sparse::{SparseColMat, Triplet};
 use faer::{Mat, MatMut};
+
+use signorini_lcp::linalg::sparse_lu::{self, SeqSparseLu};
 
 use crate::registry::FcRegistry;
 use crate::FcProblem;
@@ -63,7 +65,7 @@ pub(crate) fn taken(measure: f64, r: &[f64], iteration: usize, check_every: usiz
 pub(crate) enum Factor {
     Small(SmallLu),
     Dense(PartialPivLu<f64>),
-    Sparse(Lu<usize, f64>),
+    Sparse(SeqSparseLu),
 }
 
 impl Factor {
@@ -175,13 +177,12 @@ impl LinearSystem {
             let j = SparseColMat::<usize, f64>::try_new_from_triplets(n, n, triplets)
                 .map_err(|e| format!("{e:?}"))?;
             if self.symbolic.is_none() {
-                self.symbolic =
-                    Some(SymbolicLu::try_new(j.symbolic()).map_err(|e| format!("{e:?}"))?);
+                self.symbolic = Some(sparse_lu::analyse(j.symbolic())?);
             }
             let Some(sym) = self.symbolic.clone() else {
                 return Err("no symbolic analysis".into());
             };
-            let lu = Lu::try_new_with_symbolic(sym, j.as_ref()).map_err(|e| format!("{e:?}"))?;
+            let lu = SeqSparseLu::factor(sym, j.as_ref())?;
             Ok(Factor::Sparse(lu))
         } else if n <= SMALL_LU_MAX {
             Ok(Factor::Small(SmallLu::new(n, triplets)))

@@ -410,8 +410,9 @@ impl Tableau {
                 None => {}
             }
         }
-        let theta = self.x[r] / cr;
+        let theta = step_length(self.x[r], cr);
         axpy(&mut self.x, -theta, &self.u);
+        self.x[r] = theta;
         // Basis bookkeeping.
         match leaving {
             Var::W(j) => self.row_of_w[j] = NONE,
@@ -499,6 +500,21 @@ impl Tableau {
 /// when one row has the minimum ratio or z0's row is among the tied ones (z0 leaves, ending
 /// the run), `None` when the rows in `cand` (two or more) tie and the lexicographic rule
 /// decides.
+/// The step θ = x_r / c_r of a pivot on row r, with a basic value below zero taken as zero
+/// where c_r > 0, as the ratio test takes it ([`tied_rows`]). Such an x_r is the round-off of a
+/// degenerate row, and dividing it by a small pivot entry gave a negative step that moved
+/// every row with c_i < 0 below zero: on the 2D hexagonal packing with 4-facet friction at
+/// n = 39 676 a pivot with x_r = -2.6e-10 and c_r = 4.1e-12 (max |c| = 2) gave θ = -62 and
+/// left the basis infeasible (min x_B = -585 at the next factorisation). The first pivot
+/// (z_0 entering on the row of the most negative q_i, c_r < 0) divides as it is.
+fn step_length(x_r: f64, c_r: f64) -> f64 {
+    if c_r > 0.0 {
+        x_r.max(0.0) / c_r
+    } else {
+        x_r / c_r
+    }
+}
+
 fn ratio_rows(
     c: &[f64],
     x: &[f64],
@@ -1138,6 +1154,43 @@ mod tests {
             LemkeBasis::Auto,
             1 << 40
         ));
+    }
+
+    #[test]
+    fn a_degenerate_row_below_zero_pivots_with_a_zero_step() {
+        // M = I, q = -e: z0 enters on row 2 and leaves rows 0 and 1 degenerate (x = 0). Row 1
+        // then carries a round-off x_1 = -1e-10, and the entering column has a small positive
+        // entry there: the ratio test takes row 1 (ratio 0), and the step must be 0, not
+        // x_1 / c_1 = -5e-5, which would push row 0 (c_0 < 0) to -5e-5.
+        let lcp = dense(&[&[1.0, 0.0, 0.0], &[0.0, 1.0, 0.0], &[0.0, 0.0, 1.0]], &[-1.0; 3]);
+        let d = vec![1.0; 3];
+        let bases = [
+            Basis::Dense(Box::new(Tableau::new(&lcp, d.clone(), u64::MAX).expect("fits"))),
+            Basis::Sparse(Box::new(SparseTableau::new(&lcp, d, 1000).expect("factorises"))),
+        ];
+        for mut t in bases {
+            let mut c = vec![0.0; 3];
+            let mut c_next = vec![0.0; 3];
+            match &t {
+                Basis::Dense(b) => b.column_of(Var::Z0, &mut c),
+                Basis::Sparse(b) => b.column_of(Var::Z0, &mut c),
+            }
+            let r = first_row(lcp.q(), &[1.0; 3]);
+            t.pivot(r, Var::Z0, &c, None, &mut c_next).expect("pivots");
+            assert_eq!(t.x(), &[0.0, 0.0, 1.0]);
+            match &mut t {
+                Basis::Dense(b) => b.x[1] = -1e-10,
+                Basis::Sparse(b) => b.x[1] = -1e-10,
+            }
+            let c = [-1.0, 2e-6, 0.5];
+            assert_eq!(t.ratio_test(&c, DEFAULT_PIVOT_TOL), Some(1));
+            t.pivot(1, Var::Z(2), &c, None, &mut c_next).expect("pivots");
+            let x = t.x();
+            assert!(x.iter().all(|&v| v >= 0.0), "x = {x:?}");
+            assert_eq!(x[1], 0.0, "the entering variable takes the zero step");
+        }
+        assert_eq!(step_length(-1e-10, 2e-6), 0.0);
+        assert_eq!(step_length(-2.0, -1.0), 2.0);
     }
 
     #[test]

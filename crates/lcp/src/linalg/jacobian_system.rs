@@ -17,11 +17,12 @@ use faer::sparse::linalg::cholesky::{
     factorize_symbolic_cholesky, CholeskySymbolicParams, LltRef, SymbolicCholesky,
     SymbolicCholeskyRaw, SymmetricOrdering,
 };
-use faer::sparse::linalg::solvers::{Lu, SymbolicLu};
+use faer::sparse::linalg::lu::SymbolicLu;
 use faer::sparse::linalg::SupernodalThreshold;
 use faer::sparse::{SparseColMatRef, SymbolicSparseColMat};
 use faer::{Conj, Mat, MatMut, Par, Side};
 
+use crate::linalg::sparse_lu::{self, SeqSparseLu};
 use crate::solver::SolveContext;
 
 crate::param_enum!(LinearSolver { Direct => "direct", Gmres => "gmres" | "krylov" });
@@ -94,7 +95,7 @@ struct SparsePattern {
     diag_pos: Vec<usize>,
     values: Vec<f64>,
     lu_symbolic: Option<SymbolicLu<usize>>,
-    lu: Option<Lu<usize, f64>>,
+    lu: Option<SeqSparseLu>,
 }
 
 #[derive(Debug)]
@@ -171,8 +172,8 @@ impl JacobianSystem {
                     p.values[p.diag_pos[i]] += a[i];
                 }
                 if p.lu_symbolic.is_none() {
-                    let sym = SymbolicLu::try_new(p.symbolic.as_ref())
-                        .map_err(|e| LinearError::Factorization(format!("{e:?}")))?;
+                    let sym = sparse_lu::analyse(p.symbolic.as_ref())
+                        .map_err(LinearError::Factorization)?;
                     p.lu_symbolic = Some(sym);
                     self.symbolic_analyses += 1;
                 }
@@ -182,14 +183,14 @@ impl JacobianSystem {
                 ctx.factorizations += 1;
                 // The stored pattern is the CSR of A, i.e. the CSC of A'; solves use A'^T = A.
                 let at = SparseColMatRef::new(p.symbolic.as_ref(), &p.values);
-                match Lu::try_new_with_symbolic(sym, at) {
+                match SeqSparseLu::factor(sym, at) {
                     Ok(lu) => {
                         p.lu = Some(lu);
                         Ok(())
                     }
                     Err(e) => {
                         p.lu = None;
-                        Err(LinearError::Factorization(format!("{e:?}")))
+                        Err(LinearError::Factorization(e))
                     }
                 }
             }

@@ -11,11 +11,14 @@
 //!   Newton matrices;
 //! - `dense_lu`: sequential dense LU (bit-identical across thread counts) and equilibration
 //!   for the pivoting methods;
+//! - [`sparse_lu`]: sequential sparse LU (faer's lower-level API with `Par::Seq`) for
+//!   Lemke's sparse basis, the sparse Newton systems and the friction crate;
 //! - [`symmetry`]: the one symmetry check (M against M', relative to the largest entry).
 
 pub(crate) mod dense_lu;
 pub mod dissection;
 pub mod gram_newton;
 pub mod jacobian_system;
+pub mod sparse_lu;
 pub mod sweeps;
 pub mod symmetry;

@@ -65,7 +65,7 @@ pub(crate) fn taken(measure: f64, r: &[f64], iteration: usize, check_every: usiz
 pub(crate) enum Factor {
     Small(SmallLu),
     Dense(PartialPivLu<f64>),
-    Sparse(SeqSparseLu),
+    Sparse(Box<SeqSparseLu>),
 }
 
 impl Factor {
@@ -182,7 +182,7 @@ impl LinearSystem {
             let Some(sym) = self.symbolic.clone() else {
                 return Err("no symbolic analysis".into());
             };
-            let lu = SeqSparseLu::factor(sym, j.as_ref())?;
+            let lu = Box::new(SeqSparseLu::factor(sym, j.as_ref())?);
             Ok(Factor::Sparse(lu))
         } else if n <= SMALL_LU_MAX {
             Ok(Factor::Small(SmallLu::new(n, triplets)))

@@ -29,8 +29,8 @@
 //! densify ([`DENSE_ONLY`]: `murty`, `enum`, and `lemke` above
 //! [`crate::algorithms::lemke::SPARSE_BASIS_MAX_N`], below which it holds a sparse M's basis as
 //! a sparse LU) are dropped from the list (every rule keeps a sparse-capable candidate); for a
-//! sparse M with n > [`LARGE_SPARSE_N`] that fits, they and `lemke` move behind the
-//! sparse-capable candidates. A candidate *succeeds* when its result is decisive:
+//! sparse M with n > [`LARGE_SPARSE_N`] that fits, they move behind the sparse-capable
+//! candidates. A candidate *succeeds* when its result is decisive:
 //! `solved` (merit within tol), `infeasible` with a verified Farkas vector, or `no_solution`
 //! with an enumeration certificate; otherwise (and on a setup error such as `enum` refusing
 //! n > 20) the next candidate runs. The solution's `solver` field names what was tried:
@@ -149,7 +149,7 @@ pub fn keeps_sparse(lcp: &Lcp, memory_budget: u64) -> bool {
 
 /// The rule that applied and the candidate names, in order (before the registry filter).
 /// A sparse M that [`keeps_sparse`] gets no candidate that [`densifies`] it; another sparse M
-/// with n > [`LARGE_SPARSE_N`] gets those and `lemke` last.
+/// with n > [`LARGE_SPARSE_N`] gets those last.
 pub fn candidates(
     lcp: &Lcp,
     d: &Diagnostics,
@@ -182,10 +182,12 @@ pub fn candidates(
     if keeps_sparse(lcp, memory_budget) {
         names.retain(|name| !densifies(name, lcp));
     } else if sparse && n > LARGE_SPARSE_N {
-        // Densifying a large sparse M, or pivoting through it, is the last resort, after every
-        // sparse-capable solver.
+        // Densifying a large sparse M is the last resort, after every sparse-capable solver
+        // (`lemke` up to SPARSE_BASIS_MAX_N pivots on a sparse LU of its basis and keeps its
+        // place: on the polyhedral-friction LCPs of the `general` rule it is the one method
+        // that solves them, docs/performance.md).
         let (dense, rest): (Vec<_>, Vec<_>) =
-            names.into_iter().partition(|name| *name == "lemke" || DENSE_ONLY.contains(name));
+            names.into_iter().partition(|name| densifies(name, lcp));
         names = rest.into_iter().chain(dense).collect();
     }
     (rule, names)
@@ -532,6 +534,32 @@ mod tests {
             candidates(&generate::murty_exponential(6), &d, DEFAULT_MEMORY_BUDGET).1[0],
             "bpp"
         );
+    }
+
+    #[test]
+    fn large_sparse_general_m_keeps_lemke_first_while_its_basis_is_sparse() {
+        // Tridiagonal, nonsymmetric, not diagonally dominant: the `general` rule. At n = 6000
+        // (> LARGE_SPARSE_N, and the dense tableau fits the budget) lemke pivots on a sparse
+        // LU and keeps its place; a solver that densifies moves last, or out over the budget.
+        let n = LARGE_SPARSE_N + 1000;
+        let (mut ri, mut ci, mut vi) = (Vec::new(), Vec::new(), Vec::new());
+        for i in 0..n {
+            ri.push(i);
+            ci.push(i);
+            vi.push(1.0);
+            if i + 1 < n {
+                ri.extend([i, i + 1]);
+                ci.extend([i + 1, i]);
+                vi.extend([-2.0, -1.5]);
+            }
+        }
+        let lcp = Lcp::from_coo(n, &ri, &ci, &vi, vec![-1.0; n]).expect("valid");
+        let d = diagnose_with(&lcp, &DiagnoseLimits::cheap());
+        let (rule, names) = candidates(&lcp, &d, DEFAULT_MEMORY_BUDGET);
+        assert_eq!(rule, "general");
+        assert_eq!(names, ["lemke", "newton-fb", "bpp"]);
+        assert!(!densifies("lemke", &lcp));
+        assert!(densifies("murty", &lcp));
     }
 
     #[test]

@@ -104,13 +104,18 @@ fn issue_14_auto_never_densifies_a_large_sparse_problem() {
         assert_eq!(sol.status, Status::Solved, "{}: {:?}", sol.solver, sol.note);
     }
     // A small sparse problem keeps them; a sparse one above LARGE_SPARSE_N that fits the
-    // budget gets them last.
+    // budget keeps lemke in its place while lemke's basis is the sparse LU (n <=
+    // SPARSE_BASIS_MAX_N), and gets it last above that.
     let small = sparse_tridiagonal(50);
     let d = diagnose_with(&small, &DiagnoseLimits::cheap());
     assert!(candidates(&small, &d, DEFAULT_MEMORY_BUDGET).1.contains(&"lemke"));
     let mid = sparse_tridiagonal(6000);
     let d = diagnose_with(&mid, &DiagnoseLimits::cheap());
-    let (_, names) = candidates(&mid, &d, DEFAULT_MEMORY_BUDGET);
+    let (rule, names) = candidates(&mid, &d, DEFAULT_MEMORY_BUDGET);
+    assert_eq!((rule, names.as_slice()), ("P-matrix", ["bpp", "lemke", "newton-fb"].as_slice()));
+    let big = sparse_tridiagonal(signorini_lcp::algorithms::lemke::SPARSE_BASIS_MAX_N + 1);
+    let d_big = diagnose_with(&big, &DiagnoseLimits::cheap());
+    let (_, names) = candidates(&big, &d_big, 1 << 40);
     assert_eq!(names.last(), Some(&"lemke"), "{names:?}");
     // Over the budget, n = 6000 keeps lemke (its default basis is then the sparse LU, which
     // never densifies M) and drops murty and enum.

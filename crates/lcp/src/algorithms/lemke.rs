@@ -99,12 +99,12 @@ pub const DEFAULT_REFACTOR: usize = 30;
 /// tableau's O(n k) pivot is cheaper than a sparse FTRAN and BTRAN; docs/performance.md).
 pub const SPARSE_BASIS_MIN_N: usize = 2000;
 /// `basis=auto` takes the sparse basis up to this n only: Lemke takes at least one pivot per
-/// nonzero of z, each a sparse FTRAN (and BTRANs on ties), and the eta updates drift. Measured
-/// on the 2D hexagonal packing with 4-facet friction (docs/performance.md): n = 15 988 solved
-/// in 11 s (5211 pivots), n = 39 676 took 13 160 pivots in 95 s and ended with a basis whose
-/// recomputed residual was 9.6 (the updated x_B had drifted by 900 against a fresh solve at
-/// one refactorisation). Above it the dense tableau is asked for, and refused by the memory
-/// budget with the bytes (`basis=sparse` still forces the sparse basis).
+/// nonzero of z, each a sparse FTRAN (and BTRANs on ties) through an LU whose fill grows with
+/// n. Measured with 4-facet friction (docs/performance.md): the 2D hexagonal packing solved at
+/// n = 15 988 in 11–14 s and at n = 39 676 in 98 s (13 399 pivots), but the 3D FCC pile at
+/// n = 23 418 was not solved in 900 s (72 619 pivots). Above it the dense tableau is asked
+/// for, and refused by the memory budget with the bytes (`basis=sparse` still forces the
+/// sparse basis).
 pub const SPARSE_BASIS_MAX_N: usize = 20_000;
 
 /// How the basis inverse is held (`basis` key).

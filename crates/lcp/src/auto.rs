@@ -18,6 +18,7 @@
 //! |---|---|
 //! | symmetric positive definite, sparse, n > 5000 | `bpp`, `pgs`, `apgd`, `lemke` |
 //! | symmetric positive semidefinite, sparse, n > 5000 | ([`GPCG_PROBE`]), [`IPM_CHOLESKY`], [`APGD_JACOBI`], [`PROX_NEWTON_MIN`], `qp`, `bpp` |
+//! | symmetric positive semidefinite, sparse, 1000 <= n <= 5000 ([`SPARSE_IPM_MIN_N`]) | [`IPM_CHOLESKY`], `lemke`, `qp`, `bpp` |
 //! | P-matrix certified (PD, diagonally dominant, minors) | `bpp`, `lemke`, `newton-fb` |
 //! | symmetric positive semidefinite | `lemke`, `qp`, `ipm`, `bpp` |
 //! | copositive-plus by a sufficient test | `lemke`, `ipm` |
@@ -110,12 +111,23 @@ pub const GPCG_PROBE: &str = "gpcg:max_products=300";
 
 /// The second candidate for a large sparse symmetric positive semidefinite M: `ipm` with its
 /// Newton matrix factorised by a sparse Cholesky, refused (in the time of the symbolic
-/// analysis) when the factor would hold more than 30 times the entries of the matrix. Fill
+/// analysis) when the factor would hold more than 100 times the entries of the matrix. Fill
 /// measured with the AMD ordering (docs/performance.md, "Interior point with a sparse
 /// Cholesky"): 6 on the 2D packings at 10^4 and 14.5 at 10^5, 22 to 27 on the 3D lattices
 /// and piles at 10^4, 68 to 95 at 10^5, where one factorisation took 1.6 to 6.1 s and `ipm`
-/// on the FCC pile stalled after 442 s against 226 to 307 s for Jacobi `apgd`.
-pub const IPM_CHOLESKY: &str = "ipm:max_fill=30";
+/// on the FCC pile then stalled after 442 s against 226 to 307 s for Jacobi `apgd`.
+///
+/// The limit was 30 until 2026-12-06: since `ipm`'s Δw on active rows and the nested
+/// dissection ordering, `ipm` solves the FCC pile at n = 101 110 (fill 79.2 times the
+/// triangle, 40.7 M entries of L) in 53.3 s with 37 factorisations, where `auto` with the
+/// limit 30 went on to Jacobi `apgd` and took 111.5 s (docs/performance.md, growth table).
+pub const IPM_CHOLESKY: &str = "ipm:max_fill=100";
+
+/// From this n on (to [`LARGE_SPARSE_N`]) a sparse symmetric positive semidefinite M goes to
+/// [`IPM_CHOLESKY`] before `lemke`: on the singular packings at n of about 1000 `ipm` took 4 to
+/// 16 ms where `lemke`'s dense tableau, first before, took 103 to 214 ms (700 to 830 pivots;
+/// docs/performance.md, growth table).
+pub const SPARSE_IPM_MIN_N: usize = 1000;
 
 /// The third candidate for a large sparse symmetric positive semidefinite M: `apgd` with
 /// Jacobi scaling, 15 to 45 % fewer iterations than unscaled `apgd` on the packings and box
@@ -167,6 +179,8 @@ pub fn candidates(
                 "symmetric positive semidefinite, large sparse",
                 vec![GPCG_PROBE, IPM_CHOLESKY, APGD_JACOBI, PROX_NEWTON_MIN, "qp", "bpp"],
             )
+        } else if psd && sparse && n >= SPARSE_IPM_MIN_N {
+            ("symmetric positive semidefinite, sparse", vec![IPM_CHOLESKY, "lemke", "qp", "bpp"])
         } else if d.p_matrix == Some(true) {
             ("P-matrix", vec!["bpp", "lemke", "newton-fb"])
         } else if d.symmetric && d.definiteness.is_psd() {

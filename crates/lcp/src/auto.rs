@@ -551,6 +551,22 @@ mod tests {
     }
 
     #[test]
+    fn mid_sized_sparse_singular_psd_goes_to_ipm_before_lemke() {
+        let lcp = banded_singular_psd(SPARSE_IPM_MIN_N * 2);
+        let d = diagnose_with(&lcp, &DiagnoseLimits::cheap());
+        let (rule, names) = candidates(&lcp, &d, DEFAULT_MEMORY_BUDGET);
+        assert_eq!(rule, "symmetric positive semidefinite, sparse");
+        assert_eq!(names, [IPM_CHOLESKY, "lemke", "qp", "bpp"]);
+        let sol = solve(&lcp);
+        assert_eq!(sol.status, Status::Solved, "{:?}", sol.note);
+        assert_eq!(sol.solver, format!("auto({IPM_CHOLESKY})"));
+        // Below SPARSE_IPM_MIN_N the small-PSD rule keeps lemke first.
+        let small = banded_singular_psd(SPARSE_IPM_MIN_N / 2);
+        let d = diagnose_with(&small, &DiagnoseLimits::cheap());
+        assert_eq!(candidates(&small, &d, DEFAULT_MEMORY_BUDGET).1[0], "lemke");
+    }
+
+    #[test]
     fn large_sparse_general_m_keeps_lemke_first_while_its_basis_is_sparse() {
         // Tridiagonal, nonsymmetric, not diagonally dominant: the `general` rule. At n = 6000
         // (> LARGE_SPARSE_N, and the dense tableau fits the budget) lemke pivots on a sparse

@@ -503,18 +503,13 @@ impl Tableau {
     }
 }
 
-/// The ratio test up to the lexicographic rule: `Some(None)` on a secondary ray, `Some(row)`
-/// when one row has the minimum ratio or z0's row is among the tied ones (z0 leaves, ending
-/// the run), `None` when the rows in `cand` (two or more) tie and the lexicographic rule
-/// decides.
 /// The step θ = x_r / c_r of a pivot on row r of the sparse basis, with a basic value below
 /// zero taken as zero where c_r > 0, as the ratio test takes it ([`tied_rows`]). Such an x_r is
 /// the round-off of a degenerate row, and dividing it by a small pivot entry gave a negative
 /// step that moved every row with c_i < 0 below zero: on the 2D hexagonal packing with 4-facet
-/// friction at
-/// n = 39 676 a pivot with x_r = -2.6e-10 and c_r = 4.1e-12 (max |c| = 2) gave θ = -62 and
-/// left the basis infeasible (min x_B = -585 at the next factorisation). The first pivot
-/// (z_0 entering on the row of the most negative q_i, c_r < 0) divides as it is.
+/// friction at n = 39 676 a pivot with x_r = -2.6e-10 and c_r = 4.1e-12 (max |c| = 2) gave
+/// θ = -62 and left the basis infeasible (min x_B = -585 at the next factorisation). The first
+/// pivot (z_0 entering on the row of the most negative q_i, c_r < 0) divides as it is.
 fn step_length(x_r: f64, c_r: f64) -> f64 {
     if c_r > 0.0 {
         x_r.max(0.0) / c_r
@@ -523,6 +518,10 @@ fn step_length(x_r: f64, c_r: f64) -> f64 {
     }
 }
 
+/// The ratio test up to the lexicographic rule: `Some(None)` on a secondary ray, `Some(row)`
+/// when one row has the minimum ratio or z0's row is among the tied ones (z0 leaves, ending
+/// the run), `None` when the rows in `cand` (two or more) tie and the lexicographic rule
+/// decides.
 fn ratio_rows(
     c: &[f64],
     x: &[f64],
@@ -1167,10 +1166,9 @@ mod tests {
     #[test]
     fn a_degenerate_row_below_zero_pivots_with_a_zero_step() {
         // Sparse basis. M = I, q = -e: z0 enters on row 2 and leaves rows 0 and 1 degenerate
-        // (x = 0). Row 1
-        // then carries a round-off x_1 = -1e-10, and the entering column has a small positive
-        // entry there: the ratio test takes row 1 (ratio 0), and the step must be 0, not
-        // x_1 / c_1 = -5e-5, which would push row 0 (c_0 < 0) to -5e-5.
+        // (x = 0). Row 1 then carries a round-off x_1 = -1e-10, and the entering column has a
+        // small positive entry there: the ratio test takes row 1 (ratio 0), and the step must
+        // be 0, not x_1 / c_1 = -5e-5, which would push row 0 (c_0 < 0) to -5e-5.
         let lcp = dense(&[&[1.0, 0.0, 0.0], &[0.0, 1.0, 0.0], &[0.0, 0.0, 1.0]], &[-1.0; 3]);
         let mut t = SparseTableau::new(&lcp, vec![1.0; 3], 1000).expect("factorises");
         let mut c = vec![0.0; 3];

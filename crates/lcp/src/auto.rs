@@ -572,18 +572,7 @@ mod tests {
         // (> LARGE_SPARSE_N, and the dense tableau fits the budget) lemke pivots on a sparse
         // LU and keeps its place; a solver that densifies moves last, or out over the budget.
         let n = LARGE_SPARSE_N + 1000;
-        let (mut ri, mut ci, mut vi) = (Vec::new(), Vec::new(), Vec::new());
-        for i in 0..n {
-            ri.push(i);
-            ci.push(i);
-            vi.push(1.0);
-            if i + 1 < n {
-                ri.extend([i, i + 1]);
-                ci.extend([i + 1, i]);
-                vi.extend([-2.0, -1.5]);
-            }
-        }
-        let lcp = Lcp::from_coo(n, &ri, &ci, &vi, vec![-1.0; n]).expect("valid");
+        let lcp = generate::tridiagonal(|_| 1.0, -2.0, -1.5, vec![-1.0; n]);
         let d = diagnose_with(&lcp, &DiagnoseLimits::cheap());
         let (rule, names) = candidates(&lcp, &d, DEFAULT_MEMORY_BUDGET);
         assert_eq!(rule, "general");
@@ -746,19 +735,8 @@ mod tests {
     #[test]
     fn the_next_try_starts_from_the_best_earlier_z() {
         let n = LARGE_SPARSE_N + 1000;
-        let (mut r, mut c, mut v) = (Vec::new(), Vec::new(), Vec::new());
-        for i in 0..n {
-            r.push(i);
-            c.push(i);
-            v.push(2.001);
-            if i + 1 < n {
-                r.extend([i, i + 1]);
-                c.extend([i + 1, i]);
-                v.extend([-1.0, -1.0]);
-            }
-        }
         let q: Vec<f64> = (0..n).map(|i| if i % 7 == 3 { 0.5 } else { -1.0 }).collect();
-        let lcp = Lcp::from_coo(n, &r, &c, &v, q).expect("valid");
+        let lcp = generate::tridiagonal(|_| 2.001, -1.0, -1.0, q);
         let sol = solve(&lcp);
         assert_eq!(sol.status, Status::Solved, "{:?}", sol.note);
         let note = sol.note.as_deref().unwrap_or_default();

@@ -611,28 +611,15 @@ mod tests {
     #[test]
     fn sparse_large_uses_cholesky_and_cheap_tests() {
         // Tridiagonal [-1, 2.5, -1] (SPD), n = 3000 > eigen limit: proved PD by sparse Cholesky.
-        let n = 3000;
-        let (mut r, mut c, mut v) = (Vec::new(), Vec::new(), Vec::new());
-        for i in 0..n {
-            r.push(i);
-            c.push(i);
-            v.push(2.5);
-            if i + 1 < n {
-                r.extend([i, i + 1]);
-                c.extend([i + 1, i]);
-                v.extend([-1.0, -1.0]);
-            }
-        }
-        let lcp = Lcp::from_coo(n, &r, &c, &v, vec![-1.0; n]).expect("valid");
+        let lcp = generate::tridiagonal(|_| 2.5, -1.0, -1.0, vec![-1.0; 3000]);
         let d = diagnose(&lcp);
         assert!(d.symmetric);
         assert_eq!(d.definiteness, Definiteness::PositiveDefinite);
         assert_eq!(d.min_eigenvalue_sym, None);
         assert_eq!(d.p_matrix, Some(true));
         assert!(d.z_matrix);
-        // The same with diagonal 1.5: indefinite by a 2x2 minor.
-        let v2: Vec<f64> = v.iter().map(|&x| if x > 0.0 { 0.5 } else { x }).collect();
-        let lcp = Lcp::from_coo(n, &r, &c, &v2, vec![-1.0; n]).expect("valid");
+        // The same with diagonal 0.5: indefinite by a 2x2 minor.
+        let lcp = generate::tridiagonal(|_| 0.5, -1.0, -1.0, vec![-1.0; 3000]);
         assert_eq!(diagnose(&lcp).definiteness, Definiteness::Indefinite);
     }
 

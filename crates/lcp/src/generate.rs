@@ -121,6 +121,28 @@ pub fn random_copositive_plus_infeasible(n: usize, seed: u64) -> (Lcp, Vec<f64>)
     (build(m, q, format!("random_copositive_plus_infeasible_n{n}_s{seed}")), y)
 }
 
+/// Sparse tridiagonal M with diagonal `diag(i)`, `upper` at (i, i + 1) and `lower` at
+/// (i + 1, i), and the given q (n = q.len()); stored sparse. The tests' banded matrices: SPD
+/// Laplacians, nonsymmetric P-matrices and matrices of no class, by the choice of the bands.
+pub fn tridiagonal(diag: impl Fn(usize) -> f64, upper: f64, lower: f64, q: Vec<f64>) -> Lcp {
+    let n = q.len();
+    let (mut r, mut c, mut v) = (Vec::new(), Vec::new(), Vec::new());
+    for i in 0..n {
+        r.push(i);
+        c.push(i);
+        v.push(diag(i));
+        if i + 1 < n {
+            r.extend([i, i + 1]);
+            c.extend([i + 1, i]);
+            v.extend([upper, lower]);
+        }
+    }
+    match Lcp::from_coo(n, &r, &c, &v, q) {
+        Ok(l) => l.with_source("signorini::generate"),
+        Err(e) => unreachable!("a tridiagonal pattern is valid (bands must be finite): {e}"),
+    }
+}
+
 /// Murty's exponential example (Murty 1978; Murty 1988, ch. 6): M lower triangular, 1 on the
 /// diagonal and 2 below, q_i = -(2^(n+1) - 2^(n-i+1)) (1-based i). Lemke with e takes 2^n
 /// pivots; the solution is z = (2^n, 0, ..., 0).

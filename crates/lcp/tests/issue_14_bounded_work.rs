@@ -31,19 +31,8 @@ fn sparse_diagonal(n: usize) -> Lcp {
 /// Sparse nonsymmetric tridiagonal, strictly diagonally dominant (a P-matrix that is not
 /// symmetric: the `P-matrix` rule, whose list has `lemke`).
 fn sparse_tridiagonal(n: usize) -> Lcp {
-    let (mut r, mut c, mut v) = (Vec::new(), Vec::new(), Vec::new());
-    for i in 0..n {
-        r.push(i);
-        c.push(i);
-        v.push(4.0);
-        if i + 1 < n {
-            r.extend([i, i + 1]);
-            c.extend([i + 1, i]);
-            v.extend([1.0, -2.0]);
-        }
-    }
     let q = (0..n).map(|i| if i % 3 == 0 { 1.0 } else { -1.0 }).collect();
-    Lcp::from_coo(n, &r, &c, &v, q).expect("valid")
+    generate::tridiagonal(|_| 4.0, 1.0, -2.0, q)
 }
 
 fn solve(

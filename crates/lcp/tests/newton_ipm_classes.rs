@@ -104,19 +104,8 @@ fn psd_singular_ipm_and_qp_solve() {
 /// M = tridiag(-1, 2 + shift, -1) (1-D Laplacian plus a diagonal shift, SPD), q from a
 /// deterministic pattern with both signs so that both index sets are large.
 fn laplacian(n: usize, shift: f64) -> Lcp {
-    let (mut r, mut c, mut v) = (Vec::new(), Vec::new(), Vec::new());
-    for i in 0..n {
-        r.push(i);
-        c.push(i);
-        v.push(2.0 + shift);
-        if i + 1 < n {
-            r.extend([i, i + 1]);
-            c.extend([i + 1, i]);
-            v.extend([-1.0, -1.0]);
-        }
-    }
     let q = (0..n).map(|i| ((i as f64) * 0.37).sin() - 0.2).collect();
-    Lcp::from_coo(n, &r, &c, &v, q).expect("valid").with_name(format!("laplacian_n{n}"))
+    generate::tridiagonal(|_| 2.0 + shift, -1.0, -1.0, q).with_name(format!("laplacian_n{n}"))
 }
 
 #[test]

@@ -1079,19 +1079,8 @@ mod tests {
 
     /// A sparse nonsymmetric tridiagonal M (P-matrix: diagonally dominant) with mixed q.
     fn sparse_tridiagonal(n: usize) -> Lcp {
-        let (mut ri, mut ci, mut vi) = (Vec::new(), Vec::new(), Vec::new());
-        for i in 0..n {
-            ri.push(i);
-            ci.push(i);
-            vi.push(4.0 + (i % 3) as f64);
-            if i + 1 < n {
-                ri.extend([i, i + 1]);
-                ci.extend([i + 1, i]);
-                vi.extend([-1.0, 1.5]);
-            }
-        }
         let q = (0..n).map(|i| if i % 4 == 1 { 0.5 } else { -1.0 - (i % 5) as f64 }).collect();
-        Lcp::from_coo(n, &ri, &ci, &vi, q).expect("valid")
+        generate::tridiagonal(|i| 4.0 + (i % 3) as f64, -1.0, 1.5, q)
     }
 
     #[test]
